@@ -1,0 +1,10 @@
+export { DropsAuthError, type ErrorBody } from './drops-auth-error.js';
+export {
+  UnauthenticatedError,
+  UNAUTHENTICATED_MESSAGE,
+  BEARER_CHALLENGE,
+  type UnauthenticatedReason,
+} from './unauthenticated-error.js';
+export { UnavailableError, type UnavailableDependency } from './unavailable-error.js';
+export { InvalidRequestError } from './invalid-request-error.js';
+export { NotFoundError } from './not-found-error.js';

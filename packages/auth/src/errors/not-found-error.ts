@@ -1,0 +1,15 @@
+import { DropsAuthError } from './drops-auth-error.js';
+
+/**
+ * The thing asked for does not exist for this caller: for keys, the account has no active key
+ * with that id (it is another account's, already revoked, or never existed). Answers 404.
+ *
+ * @example
+ * ```ts
+ * throw new NotFoundError('no active key with that id');
+ * ```
+ */
+export class NotFoundError extends DropsAuthError {
+  readonly code = 'ERR_NOT_FOUND';
+  readonly status = 404;
+}

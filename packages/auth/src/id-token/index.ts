@@ -1,0 +1,1 @@
+export type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';

@@ -1,0 +1,76 @@
+/** How a key was minted: the login behind it, for audit. Never a token. */
+export interface KeyProvenance {
+  /** The ID token's `sub`. */
+  readonly subject: string;
+  /** `firebase.sign_in_provider` of the ID token, e.g. `google.com`, when known. */
+  readonly signInProvider: string | null;
+  /** The ID token's `auth_time`, when present. */
+  readonly authTime: Date | null;
+}
+
+/** What a store is given to create a key. The secret is never part of it. */
+export interface NewKeyRecord {
+  /** Lowercase hex SHA-256 of the secret. */
+  readonly id: string;
+  readonly accountId: string;
+  /** First 10 characters of the secret. */
+  readonly prefix: string;
+  readonly name: string | null;
+  readonly createdAt: Date;
+  readonly provenance: KeyProvenance | null;
+}
+
+/** A key as listed to its owner. Never contains the secret. */
+export interface KeyRecord {
+  readonly id: string;
+  readonly prefix: string;
+  readonly name: string | null;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
+
+/** What the hot path needs of an active key. */
+export interface ActiveKey {
+  readonly id: string;
+  readonly accountId: string;
+}
+
+/**
+ * Where keys live. Implementations: {@link MemoryKeyStore} here, `PostgresKeyStore` in
+ * `@drops/auth-postgres`. Every implementation runs the conformance suite of
+ * `@drops/auth/testing`.
+ *
+ * Contract:
+ * - A failure to reach the backing store rejects (the authenticator turns it into a 503); it
+ *   never resolves `null` for a key it could not look up.
+ * - `findActive` answers revoked and unknown ids the same way (`null`), on the same path.
+ * - Revocation is linearizable: once `revoke` has resolved `true`, `findActive` on any store over
+ *   the same data resolves `null`. No cache may answer for a key after a revoke elsewhere.
+ *
+ * @example
+ * ```ts
+ * const store: KeyStore = new MemoryKeyStore();
+ * await store.create({ id, accountId: 'acct_1', prefix, name: 'ci', createdAt: new Date(), provenance: null });
+ * await store.findActive(id); // { id, accountId: 'acct_1' }
+ * ```
+ */
+export interface KeyStore {
+  /** Stores a new active key. Rejects if the id already exists. */
+  create(key: NewKeyRecord): Promise<void>;
+  /** The active (not revoked) key with this id, or `null` when it is unknown or revoked. */
+  findActive(id: string): Promise<ActiveKey | null>;
+  /** The account's active keys, newest first. */
+  listByAccount(accountId: string): Promise<KeyRecord[]>;
+  /**
+   * Revokes the account's active key with this id. Resolves `true` when it was revoked by this
+   * call, `false` when the account has no active key with that id.
+   */
+  revoke(accountId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * Notes that a key was used. Fire-and-forget: it must not block or fail the request; stores
+   * write it later, batched, forward-only (a later time never goes back).
+   */
+  recordUse(id: string, at: Date): void;
+  /** Flushes pending writes and releases resources. */
+  close?(): Promise<void>;
+}

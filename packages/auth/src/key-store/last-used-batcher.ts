@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/** Options of {@link LastUsedBatcher}. */
+export interface LastUsedBatcherOptions {
+  /** Writes a batch of `id -> last used` entries. Errors are passed to `onError` and retried later. */
+  flush: (entries: ReadonlyMap<string, Date>) => Promise<void>;
+  /** Minimum time between two recorded uses of one key, in ms. Default 60 000 (one minute). */
+  minIntervalMs?: number;
+  /** How often pending entries are written, in ms. Default 5 000. */
+  flushIntervalMs?: number;
+  /** Called when a flush fails; the entries are kept for the next flush. */
+  onError?: (error: unknown) => void;
+}
+
+const optionsSchema = z.object({
+  flush: z.function(),
+  minIntervalMs: z.number().int().nonnegative().default(60_000),
+  flushIntervalMs: z.number().int().positive().default(5_000),
+  onError: z.function().optional(),
+});
+
+/**
+ * Records key use off the request path: at most once per `minIntervalMs` per key, batched, written
+ * every `flushIntervalMs` and on `close()`. Never blocks a request; a failed write is kept and
+ * retried. Stores use it to implement {@link KeyStore.recordUse}.
+ *
+ * @example
+ * ```ts
+ * const batcher = new LastUsedBatcher({ flush: (entries) => db.writeLastUsed(entries) });
+ * batcher.record(keyId, new Date());
+ * await batcher.close(); // writes what is pending
+ * ```
+ */
+export class LastUsedBatcher {
+  readonly #flush: LastUsedBatcherOptions['flush'];
+  readonly #minIntervalMs: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #lastRecorded = new Map<string, number>();
+  #pending = new Map<string, Date>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: LastUsedBatcherOptions) {
+    const parsed = optionsSchema.safeParse(options);
+    if (!parsed.success) throw new TypeError(`invalid LastUsedBatcher options: ${parsed.error.message}`);
+    this.#flush = options.flush;
+    this.#minIntervalMs = parsed.data.minIntervalMs;
+    this.#onError = options.onError ?? (() => {});
+    this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** Notes a use of `id` at `at`. Cheap and synchronous. */
+  record(id: string, at: Date): void {
+    if (this.#closed) return;
+    const t = at.getTime();
+    const last = this.#lastRecorded.get(id);
+    if (last !== undefined && t - last < this.#minIntervalMs) return;
+    this.#lastRecorded.set(id, t);
+    const pending = this.#pending.get(id);
+    if (pending === undefined || pending.getTime() < t) this.#pending.set(id, at);
+    // Bound memory: the throttle map only needs keys seen within the interval.
+    if (this.#lastRecorded.size > 100_000) this.#forgetOld(t);
+  }
+
+  /** Writes what is pending now. Resolves when written (or failed and kept). */
+  async flush(): Promise<void> {
+    if (this.#flushing) await this.#flushing;
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    this.#flushing = this.#flush(batch)
+      .catch((error: unknown) => {
+        for (const [id, at] of batch) {
+          const newer = this.#pending.get(id);
+          if (newer === undefined || newer.getTime() < at.getTime()) this.#pending.set(id, at);
+        }
+        this.#onError(error);
+      })
+      .finally(() => {
+        this.#flushing = undefined;
+      });
+    await this.#flushing;
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+
+  #forgetOld(now: number): void {
+    for (const [id, t] of this.#lastRecorded) {
+      if (now - t >= this.#minIntervalMs) this.#lastRecorded.delete(id);
+    }
+  }
+}

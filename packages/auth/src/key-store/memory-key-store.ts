@@ -1,0 +1,64 @@
+import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
+
+interface MemoryRow {
+  readonly record: NewKeyRecord;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/**
+ * A {@link KeyStore} in process memory: for tests, demos and single-process tools. Keys are lost
+ * when the process ends; use `@drops/auth-postgres` to keep them.
+ *
+ * @example
+ * ```ts
+ * const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
+ * ```
+ */
+export class MemoryKeyStore implements KeyStore {
+  readonly #rows = new Map<string, MemoryRow>();
+  readonly #minUseIntervalMs: number;
+
+  /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
+  constructor(options: { minUseIntervalMs?: number } = {}) {
+    this.#minUseIntervalMs = options.minUseIntervalMs ?? 60_000;
+  }
+
+  async create(key: NewKeyRecord): Promise<void> {
+    if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
+    this.#rows.set(key.id, { record: { ...key }, lastUsedAt: null, revokedAt: null });
+  }
+
+  async findActive(id: string): Promise<ActiveKey | null> {
+    const row = this.#rows.get(id);
+    if (row === undefined || row.revokedAt !== null) return null;
+    return { id, accountId: row.record.accountId };
+  }
+
+  async listByAccount(accountId: string): Promise<KeyRecord[]> {
+    const keys: KeyRecord[] = [];
+    for (const row of this.#rows.values()) {
+      if (row.record.accountId !== accountId || row.revokedAt !== null) continue;
+      const { id, prefix, name, createdAt } = row.record;
+      keys.push({ id, prefix, name, createdAt, lastUsedAt: row.lastUsedAt });
+    }
+    return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+  }
+
+  async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
+    const row = this.#rows.get(id);
+    if (row === undefined || row.revokedAt !== null || row.record.accountId !== accountId) return false;
+    row.revokedAt = at;
+    return true;
+  }
+
+  recordUse(id: string, at: Date): void {
+    const row = this.#rows.get(id);
+    if (row === undefined) return;
+    const last = row.lastUsedAt?.getTime();
+    if (last !== undefined && at.getTime() - last < this.#minUseIntervalMs) return;
+    if (last === undefined || at.getTime() > last) row.lastUsedAt = at;
+  }
+
+  async close(): Promise<void> {}
+}
