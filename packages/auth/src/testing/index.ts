@@ -1,1 +1,6 @@
-export {};
+export {
+  describeKeyStoreConformance,
+  sampleKeyRecord,
+  type KeyStoreHarness,
+  type KeyStoreCapabilities,
+} from './key-store-conformance.js';

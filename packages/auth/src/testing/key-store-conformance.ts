@@ -1,0 +1,216 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { generateApiKey } from '../api-key/generate-api-key.js';
+import type { KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+
+/** What a store under test is made of. */
+export interface KeyStoreHarness {
+  /** The store to test: empty. */
+  readonly store: KeyStore;
+  /**
+   * A second store over the same data (another process or instance), to prove that revocation is
+   * seen across instances. Optional: a purely in-process store omits it.
+   */
+  readonly peer?: KeyStore;
+  /** Reopens the same data as a fresh store (e.g. after a restart); omit if data does not persist. */
+  readonly reopen?: () => Promise<KeyStore>;
+  /** Flushes recorded uses so `lastUsedAt` can be read back. Defaults to `store.close` semantics. */
+  readonly flushUses?: () => Promise<void>;
+  /** Releases everything the harness made. */
+  readonly cleanup?: () => Promise<void>;
+}
+
+let counter = 0;
+
+/** A fresh key record for tests, with a real id and prefix from {@link generateApiKey}. */
+export function sampleKeyRecord(overrides: Partial<NewKeyRecord> = {}): NewKeyRecord & { secret: string } {
+  const key = generateApiKey();
+  counter += 1;
+  return {
+    secret: key.secret,
+    id: key.id,
+    prefix: key.prefix,
+    accountId: 'acct_conformance',
+    name: `key-${counter}`,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, counter)),
+    provenance: { subject: 'user_1', signInProvider: 'google.com', authTime: new Date(Date.UTC(2026, 0, 1)) },
+    ...overrides,
+  };
+}
+
+/** What a store claims beyond the base contract; each claim adds the tests that prove it. */
+export interface KeyStoreCapabilities {
+  /** Several store instances share the data: the harness provides `peer`. */
+  readonly shared?: boolean;
+  /** Data outlives the store: the harness provides `reopen`. */
+  readonly persistent?: boolean;
+}
+
+/**
+ * The conformance suite every {@link KeyStore} runs. Call it inside a vitest file with a factory
+ * that makes a fresh, empty store (and, where the store can, a peer over the same data).
+ *
+ * @example
+ * ```ts
+ * import { describeKeyStoreConformance } from '@drops/auth/testing';
+ * import { MemoryKeyStore } from '@drops/auth';
+ *
+ * describeKeyStoreConformance('MemoryKeyStore', async () => ({ store: new MemoryKeyStore({ minUseIntervalMs: 0 }) }));
+ * ```
+ */
+export function describeKeyStoreConformance(
+  name: string,
+  makeHarness: () => Promise<KeyStoreHarness>,
+  capabilities: KeyStoreCapabilities = {},
+): void {
+  describe(`KeyStore conformance: ${name}`, () => {
+    let h: KeyStoreHarness;
+    beforeEach(async () => {
+      h = await makeHarness();
+    });
+    afterEach(async () => {
+      await h.cleanup?.();
+    });
+
+    it('finds a created key by id, with its account', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+    });
+
+    it('answers null for an unknown id', async () => {
+      expect(await h.store.findActive(generateApiKey().id)).toBeNull();
+    });
+
+    it('refuses to create a key id twice', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      await expect(h.store.create({ ...key, accountId: 'acct_other' })).rejects.toThrow();
+      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+    });
+
+    it('never holds the secret', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      const listed = await h.store.listByAccount(key.accountId);
+      expect(JSON.stringify(listed)).not.toContain(key.secret);
+      expect(JSON.stringify(listed)).not.toContain(key.secret.slice(12));
+    });
+
+    it('lists an account’s active keys newest first, with metadata only', async () => {
+      const older = sampleKeyRecord({ accountId: 'acct_list', createdAt: new Date('2026-01-01T00:00:00Z') });
+      const newer = sampleKeyRecord({ accountId: 'acct_list', createdAt: new Date('2026-02-01T00:00:00Z') });
+      const other = sampleKeyRecord({ accountId: 'acct_someone_else' });
+      await h.store.create(older);
+      await h.store.create(newer);
+      await h.store.create(other);
+      const keys = await h.store.listByAccount('acct_list');
+      expect(keys.map((k) => k.id)).toEqual([newer.id, older.id]);
+      expect(keys[0]).toEqual({
+        id: newer.id,
+        prefix: newer.prefix,
+        name: newer.name,
+        createdAt: newer.createdAt,
+        lastUsedAt: null,
+      });
+      expect(await h.store.listByAccount('acct_nobody')).toEqual([]);
+    });
+
+    it('keeps a key without a name', async () => {
+      const key = sampleKeyRecord({ name: null });
+      await h.store.create(key);
+      const [listed] = await h.store.listByAccount(key.accountId);
+      expect(listed?.name).toBeNull();
+    });
+
+    it('revokes the owner’s key, after which it looks exactly like an unknown one', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(true);
+      const revoked = await h.store.findActive(key.id);
+      const unknown = await h.store.findActive(generateApiKey().id);
+      expect(revoked).toBeNull();
+      expect(revoked).toStrictEqual(unknown);
+      expect(await h.store.listByAccount(key.accountId)).toEqual([]);
+    });
+
+    it('does not revoke another account’s key', async () => {
+      const key = sampleKeyRecord({ accountId: 'acct_owner' });
+      await h.store.create(key);
+      expect(await h.store.revoke('acct_attacker', key.id, new Date())).toBe(false);
+      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_owner' });
+    });
+
+    it('answers false for revoking twice or an unknown id', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(true);
+      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(false);
+      expect(await h.store.revoke(key.accountId, generateApiKey().id, new Date())).toBe(false);
+    });
+
+    it('mints in parallel without losing a key', async () => {
+      const keys = Array.from({ length: 40 }, () => sampleKeyRecord({ accountId: 'acct_parallel' }));
+      await Promise.all(keys.map((k) => h.store.create(k)));
+      const listed = await h.store.listByAccount('acct_parallel');
+      expect(new Set(listed.map((k) => k.id))).toEqual(new Set(keys.map((k) => k.id)));
+      const found = await Promise.all(keys.map((k) => h.store.findActive(k.id)));
+      expect(found.every((f) => f !== null)).toBe(true);
+    });
+
+    it('revokes in parallel exactly once each', async () => {
+      const keys = Array.from({ length: 20 }, () => sampleKeyRecord({ accountId: 'acct_prevoke' }));
+      for (const k of keys) await h.store.create(k);
+      const results = await Promise.all(
+        keys.flatMap((k) => [h.store.revoke(k.accountId, k.id, new Date()), h.store.revoke(k.accountId, k.id, new Date())]),
+      );
+      expect(results.filter(Boolean)).toHaveLength(keys.length);
+      const found = await Promise.all(keys.map((k) => h.store.findActive(k.id)));
+      expect(found.every((f) => f === null)).toBe(true);
+    });
+
+    it('records last use, forward only', async () => {
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      const later = new Date('2026-03-01T12:00:00Z');
+      const earlier = new Date('2026-03-01T11:00:00Z');
+      h.store.recordUse(key.id, later);
+      await h.flushUses?.();
+      h.store.recordUse(key.id, earlier);
+      await h.flushUses?.();
+      const [listed] = await h.store.listByAccount(key.accountId);
+      expect(listed?.lastUsedAt).toEqual(later);
+    });
+
+    it('ignores use of an unknown key without failing', async () => {
+      expect(() => h.store.recordUse(generateApiKey().id, new Date())).not.toThrow();
+      await h.flushUses?.();
+    });
+
+    if (capabilities.shared === true) {
+    it('sees a revoke made through a peer at once', async () => {
+      const peer = h.peer;
+      if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      expect(await peer.findActive(key.id)).not.toBeNull();
+      expect(await h.store.findActive(key.id)).not.toBeNull();
+      expect(await peer.revoke(key.accountId, key.id, new Date())).toBe(true);
+      expect(await h.store.findActive(key.id)).toBeNull();
+    });
+    }
+
+    if (capabilities.persistent === true) {
+    it('keeps keys and revocations across a reopen', async () => {
+      if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
+      const kept = sampleKeyRecord();
+      const revoked = sampleKeyRecord();
+      await h.store.create(kept);
+      await h.store.create(revoked);
+      await h.store.revoke(revoked.accountId, revoked.id, new Date());
+      const reopened = await h.reopen();
+      expect(await reopened.findActive(kept.id)).toEqual({ id: kept.id, accountId: kept.accountId });
+      expect(await reopened.findActive(revoked.id)).toBeNull();
+    });
+    }
+  });
+}
