@@ -1,7 +1,7 @@
 import { DropsAuthError } from './drops-auth-error.js';
 
 /** Which dependency failed. */
-export type UnavailableDependency = 'key_store' | 'identity_provider';
+export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver';
 
 /**
  * A dependency (the key store or the identity provider) could not answer. Answers 503 with

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { isApiKeyFormat } from '../api-key/api-key-format.js';
+import { keyIdOf } from '../api-key/key-id.js';
+import { systemClock, type Clock } from '../clock.js';
+import { DropsAuthError } from '../errors/drops-auth-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
+import type { KeyStore } from '../key-store/key-store.js';
+import { authorizationOf, parseAuthorization, type HeadersLike } from './parse-authorization.js';
+import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
+
+/**
+ * Maps a verified ID token to the account it acts for. Resolve `null` to refuse the user (a 401).
+ * Default: the token's `sub` is the account id.
+ */
+export type ResolveAccount = (claims: IdTokenClaims) => string | null | Promise<string | null>;
+
+/** Options of {@link createAuthenticator}. */
+export interface AuthenticatorOptions {
+  /** Where API keys are looked up. */
+  keyStore: KeyStore;
+  /** Verifies ID tokens. Without one, every ID token is refused with the uniform 401. */
+  idTokenVerifier?: IdTokenVerifier;
+  /** Maps ID token claims to an account id. Default: `claims.sub`. */
+  resolveAccount?: ResolveAccount;
+  /** The clock used for `lastUsedAt`. Default: `Date.now`. */
+  clock?: Clock;
+}
+
+/** Per-call options of {@link Authenticator.authenticate}. */
+export interface AuthenticateOptions {
+  /** Credential types this route accepts. Default: both. `POST /keys` accepts `['id_token']` only. */
+  accept?: readonly CredentialType[];
+}
+
+/** What {@link Authenticator.authenticate} reads the credential from. */
+export type AuthorizationSource = string | readonly string[] | null | undefined | HeadersLike;
+
+/** Turns an `Authorization` header into a {@link Principal}, or one uniform error. */
+export interface Authenticator {
+  /**
+   * Authenticates a request. Resolves the principal, or rejects with `UnauthenticatedError`
+   * (the uniform 401: missing, malformed, unknown, revoked, expired or not accepted here) or
+   * `UnavailableError` (503: the key store or identity provider could not answer).
+   */
+  authenticate(source: AuthorizationSource, options?: AuthenticateOptions): Promise<Principal>;
+  /**
+   * Like {@link Authenticator.authenticate}, but resolves `null` when there is no `Authorization`
+   * header at all. A header that is present and does not authenticate is still a 401: never a
+   * fallback to anonymous.
+   */
+  authenticateOptional(source: AuthorizationSource, options?: AuthenticateOptions): Promise<Principal | null>;
+}
+
+const credentialTypeSchema = z.enum(['api_key', 'id_token']);
+const acceptSchema = z.array(credentialTypeSchema).min(1).readonly();
+
+const optionsSchema = z.object({
+  keyStore: z.custom<KeyStore>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse'].every(
+        (m) => typeof (v as Record<string, unknown>)[m] === 'function',
+      ),
+    { message: 'keyStore must implement KeyStore (create, findActive, listByAccount, revoke, recordUse)' },
+  ),
+  idTokenVerifier: z
+    .custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
+      message: 'idTokenVerifier must have a verify(token) method',
+    })
+    .optional(),
+  resolveAccount: z.custom<ResolveAccount>((v) => typeof v === 'function').optional(),
+  clock: z.custom<Clock>((v) => typeof v === 'function').optional(),
+});
+
+/**
+ * Validates an `accept` list once, so routes can build their options at start-up.
+ * @internal
+ */
+export function parseAccept(accept: readonly CredentialType[] | undefined): readonly CredentialType[] {
+  if (accept === undefined) return ALL_CREDENTIAL_TYPES;
+  const parsed = acceptSchema.safeParse(accept);
+  if (!parsed.success) {
+    throw new TypeError(`accept must be a non-empty list of 'api_key' | 'id_token': ${parsed.error.message}`);
+  }
+  return parsed.data;
+}
+
+function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
+  return typeof source === 'object' && source !== null && !Array.isArray(source);
+}
+
+/**
+ * Creates the authenticator: the one place where a request's `Authorization` header becomes a
+ * principal. Options are checked here; a bad one throws `TypeError` at once.
+ *
+ * @example
+ * ```ts
+ * import { createAuthenticator, createIdTokenVerifier, firebase, MemoryKeyStore } from '@drops/auth';
+ *
+ * const authenticator = createAuthenticator({
+ *   keyStore: new MemoryKeyStore(),
+ *   idTokenVerifier: createIdTokenVerifier(firebase({ projectId: 'my-project' })),
+ * });
+ *
+ * const principal = await authenticator.authenticate(request.headers);
+ * // { accountId: 'acct_…', credential: 'api_key', keyId: '…' }
+ * ```
+ */
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new TypeError(`invalid authenticator options: ${parsed.error.message}`);
+  const { keyStore, idTokenVerifier } = options;
+  const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
+  const clock = options.clock ?? systemClock;
+
+  async function authenticateApiKey(secret: string): Promise<Principal> {
+    // Shape first: a malformed secret is refused before any hashing or store access.
+    if (!isApiKeyFormat(secret)) throw new UnauthenticatedError('malformed');
+    const id = keyIdOf(secret);
+    let key;
+    try {
+      key = await keyStore.findActive(id);
+    } catch (cause) {
+      throw cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
+    }
+    if (key === null) throw new UnauthenticatedError('unknown_key');
+    keyStore.recordUse(id, new Date(clock()));
+    return { accountId: key.accountId, credential: 'api_key', keyId: id };
+  }
+
+  async function authenticateIdToken(token: string): Promise<Principal> {
+    if (idTokenVerifier === undefined) throw new UnauthenticatedError('wrong_credential_type', 'no identity provider');
+    let claims: IdTokenClaims;
+    try {
+      claims = await idTokenVerifier.verify(token);
+    } catch (cause) {
+      // A verifier that fails in an unforeseen way must not authenticate, nor call the token bad.
+      if (cause instanceof DropsAuthError) throw cause;
+      throw new UnavailableError('identity_provider', { cause });
+    }
+    let accountId: string | null;
+    try {
+      accountId = await resolveAccount(claims);
+    } catch (cause) {
+      if (cause instanceof DropsAuthError) throw cause;
+      throw new UnavailableError('account_resolver', { cause });
+    }
+    if (typeof accountId !== 'string' || accountId.length === 0) {
+      throw new UnauthenticatedError('not_permitted', 'resolveAccount refused the user');
+    }
+    return { accountId, credential: 'id_token', claims };
+  }
+
+  async function authenticateOptional(
+    source: AuthorizationSource,
+    authOptions?: AuthenticateOptions,
+  ): Promise<Principal | null> {
+    const accept = authOptions?.accept === undefined ? ALL_CREDENTIAL_TYPES : authOptions.accept;
+    const header = isHeadersLike(source) ? authorizationOf(source) : source;
+    const credential = parseAuthorization(header);
+    switch (credential.kind) {
+      case 'absent':
+        return null;
+      case 'malformed':
+        throw new UnauthenticatedError('malformed');
+      case 'api_key':
+        if (!accept.includes('api_key')) throw new UnauthenticatedError('wrong_credential_type');
+        return authenticateApiKey(credential.value);
+      case 'id_token':
+        if (!accept.includes('id_token')) throw new UnauthenticatedError('wrong_credential_type');
+        return authenticateIdToken(credential.value);
+    }
+  }
+
+  return {
+    authenticateOptional,
+    async authenticate(source, authOptions) {
+      const principal = await authenticateOptional(source, authOptions);
+      if (principal === null) throw new UnauthenticatedError('missing');
+      return principal;
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { isKeyId } from '../api-key/api-key-format.js';
+import { generateApiKey, type RandomSource } from '../api-key/generate-api-key.js';
+import type { Principal } from '../authenticator/principal.js';
+import { systemClock, type Clock } from '../clock.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
+import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+
+/** Longest key name accepted. */
+export const MAX_KEY_NAME_LENGTH = 64;
+
+/** Options of {@link createKeyManager}. */
+export interface KeyManagerOptions {
+  keyStore: KeyStore;
+  /** Default: `Date.now`. */
+  clock?: Clock;
+  /** Default: `crypto.randomBytes`. Inject only in tests. */
+  random?: RandomSource;
+}
+
+/** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
+export interface KeyManager {
+  /**
+   * Mints a key for the principal's account. Only an ID token may mint (an API key gets the
+   * uniform 401). `body` is the request body: nothing, or `{ "name": "ci-main" }`.
+   * The result is the 201 body and the only time the secret is ever returned.
+   */
+  mint(principal: Principal, body?: unknown): Promise<MintedKeyJson>;
+  /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
+  list(principal: Principal): Promise<KeyJson[]>;
+  /**
+   * Revokes one of the account's keys. `400` when `id` is not 64 lowercase hex, `404` when the
+   * account has no active key with that id (another account's, already revoked, never existed).
+   */
+  revoke(principal: Principal, id: string): Promise<void>;
+}
+
+const mintBodySchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'name must not be empty')
+      .max(MAX_KEY_NAME_LENGTH, `name must be at most ${MAX_KEY_NAME_LENGTH} characters`)
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'name must not contain control characters')
+      .optional(),
+  })
+  .strict();
+
+const optionsSchema = z.object({
+  keyStore: z.custom<KeyStore>((v) => typeof (v as KeyStore | undefined)?.create === 'function', {
+    message: 'keyStore must implement KeyStore',
+  }),
+  clock: z.custom<Clock>((v) => typeof v === 'function').optional(),
+  random: z.custom<RandomSource>((v) => typeof v === 'function').optional(),
+});
+
+function parseMintBody(body: unknown): string | null {
+  if (body === undefined || body === null || body === '') return null;
+  const parsed = mintBodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const message = issue?.code === 'unrecognized_keys' ? 'only "name" may be sent' : issue?.message;
+    throw new InvalidRequestError(`invalid key request: ${message ?? 'expected {"name": string}'}`);
+  }
+  return parsed.data.name ?? null;
+}
+
+function provenanceOf(principal: Principal & { credential: 'id_token' }): KeyProvenance {
+  const { claims } = principal;
+  const provider = claims.firebase?.sign_in_provider;
+  return {
+    subject: claims.sub,
+    signInProvider: typeof provider === 'string' ? provider : null,
+    authTime: typeof claims.auth_time === 'number' ? new Date(claims.auth_time * 1000) : null,
+  };
+}
+
+async function guard<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (cause) {
+    throw new UnavailableError('key_store', { cause });
+  }
+}
+
+/**
+ * Creates the key operations the `/keys` routes of every adapter call, so the rules (only an ID
+ * token mints, own account only, 400/404) live in one place.
+ *
+ * @example
+ * ```ts
+ * const keys = createKeyManager({ keyStore });
+ * const minted = await keys.mint(principal, { name: 'ci-main' });
+ * // { apiKey: 'hp_…', id: '…', prefix: 'hp_…', name: 'ci-main', createdAt: '2026-…' }
+ * await keys.revoke(principal, minted.id);
+ * ```
+ */
+export function createKeyManager(options: KeyManagerOptions): KeyManager {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new TypeError(`invalid key manager options: ${parsed.error.message}`);
+  const { keyStore } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random;
+
+  return {
+    async mint(principal, body) {
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      const name = parseMintBody(body);
+      const key = generateApiKey(random);
+      const createdAt = new Date(clock());
+      await guard(() =>
+        keyStore.create({
+          id: key.id,
+          accountId: principal.accountId,
+          prefix: key.prefix,
+          name,
+          createdAt,
+          provenance: provenanceOf(principal),
+        }),
+      );
+      return { apiKey: key.secret, id: key.id, prefix: key.prefix, name, createdAt: createdAt.toISOString() };
+    },
+
+    async list(principal) {
+      const keys = await guard(() => keyStore.listByAccount(principal.accountId));
+      return keys.map(toKeyJson);
+    },
+
+    async revoke(principal, id) {
+      if (typeof id !== 'string' || !isKeyId(id)) {
+        throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
+      }
+      const revoked = await guard(() => keyStore.revoke(principal.accountId, id, new Date(clock())));
+      if (!revoked) throw new NotFoundError('no active key with that id');
+    },
+  };
+}

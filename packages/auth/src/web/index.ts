@@ -1,0 +1,7 @@
+export { errorResponse } from './error-response.js';
+export {
+  authenticateRequest,
+  withAuth,
+  type WithAuthOptions,
+  type AuthenticatedHandler,
+} from './with-auth.js';

@@ -1,0 +1,77 @@
+import type { AuthenticateOptions, Authenticator } from '../authenticator/create-authenticator.js';
+import { parseAccept } from '../authenticator/create-authenticator.js';
+import type { Principal } from '../authenticator/principal.js';
+import { DropsAuthError } from '../errors/drops-auth-error.js';
+import { errorResponse } from './error-response.js';
+
+/** Options of {@link withAuth}. */
+export interface WithAuthOptions extends AuthenticateOptions {
+  /** Let requests with no `Authorization` header through with `principal: null`. Default `false`. */
+  optional?: boolean;
+}
+
+/** A fetch-style handler that receives the authenticated principal. */
+export type AuthenticatedHandler<P extends Principal | null, Args extends unknown[]> = (
+  request: Request,
+  principal: P,
+  ...rest: Args
+) => Response | Promise<Response>;
+
+/**
+ * Authenticates a Web `Request` (Hono, Next.js route handlers, Bun, Deno, Cloudflare Workers).
+ * Resolves the principal or rejects with a `DropsAuthError` (see {@link errorResponse}).
+ *
+ * @example
+ * ```ts
+ * const principal = await authenticateRequest(authenticator, request, { accept: ['id_token'] });
+ * ```
+ */
+export function authenticateRequest(
+  authenticator: Authenticator,
+  request: Request,
+  options?: AuthenticateOptions,
+): Promise<Principal> {
+  return authenticator.authenticate(request.headers, options);
+}
+
+/**
+ * Wraps a fetch-style handler so it runs only for authenticated requests; every failure answers
+ * with the error's own response (the uniform 401, or 503). Options are checked once, here.
+ *
+ * @example
+ * ```ts
+ * export const GET = withAuth(authenticator, {}, async (request, principal) =>
+ *   Response.json({ accountId: principal.accountId }),
+ * );
+ * ```
+ */
+export function withAuth<Args extends unknown[]>(
+  authenticator: Authenticator,
+  options: WithAuthOptions & { optional: true },
+  handler: AuthenticatedHandler<Principal | null, Args>,
+): (request: Request, ...rest: Args) => Promise<Response>;
+export function withAuth<Args extends unknown[]>(
+  authenticator: Authenticator,
+  options: WithAuthOptions,
+  handler: AuthenticatedHandler<Principal, Args>,
+): (request: Request, ...rest: Args) => Promise<Response>;
+export function withAuth<Args extends unknown[]>(
+  authenticator: Authenticator,
+  options: WithAuthOptions,
+  handler: AuthenticatedHandler<Principal, Args> | AuthenticatedHandler<Principal | null, Args>,
+): (request: Request, ...rest: Args) => Promise<Response> {
+  const accept = parseAccept(options.accept);
+  const optional = options.optional === true;
+  return async (request, ...rest) => {
+    let principal: Principal | null;
+    try {
+      principal = optional
+        ? await authenticator.authenticateOptional(request.headers, { accept })
+        : await authenticator.authenticate(request.headers, { accept });
+    } catch (error) {
+      if (error instanceof DropsAuthError) return errorResponse(error);
+      throw error;
+    }
+    return (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
+  };
+}
