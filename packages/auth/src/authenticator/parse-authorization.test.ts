@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../api-key/generate-api-key.js';
+import { authorizationOf, MAX_AUTHORIZATION_LENGTH, parseAuthorization } from './parse-authorization.js';
+
+const key = generateApiKey().secret;
+const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln';
+
+describe('parseAuthorization', () => {
+  it('reads an API key and an ID token from a Bearer header', () => {
+    expect(parseAuthorization(`Bearer ${key}`)).toEqual({ kind: 'api_key', value: key });
+    expect(parseAuthorization(`Bearer ${jwt}`)).toEqual({ kind: 'id_token', value: jwt });
+  });
+
+  it('treats the scheme case-insensitively (RFC 7235)', () => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      expect(parseAuthorization(`${scheme} ${key}`)).toEqual({ kind: 'api_key', value: key });
+    }
+  });
+
+  it('allows several spaces after the scheme and surrounding whitespace', () => {
+    expect(parseAuthorization(`Bearer    ${key}`)).toEqual({ kind: 'api_key', value: key });
+    expect(parseAuthorization(`  Bearer ${key}  `)).toEqual({ kind: 'api_key', value: key });
+  });
+
+  it('is absent only when there is no header at all', () => {
+    expect(parseAuthorization(undefined)).toEqual({ kind: 'absent' });
+    expect(parseAuthorization(null)).toEqual({ kind: 'absent' });
+    expect(parseAuthorization('')).toEqual({ kind: 'malformed' });
+  });
+
+  it.each([
+    ['another scheme', `Basic ${key}`],
+    ['no credential', 'Bearer'],
+    ['only spaces after scheme', 'Bearer    '],
+    ['no space', `Bearer${key}`],
+    ['tab separator', `Bearer\t${key}`],
+    ['two credentials', `Bearer ${key} ${key}`],
+    ['comma list', `Bearer ${key}, Bearer ${key}`],
+    ['auth-param form', `Bearer token="${key}"`],
+    ['raw key without scheme', key],
+    ['scheme prefix lookalike', `Bearerx ${key}`],
+    ['newline smuggling', `Bearer ${key}\r\nX-Evil: 1`],
+    ['too long', `Bearer ${'a'.repeat(MAX_AUTHORIZATION_LENGTH)}`],
+  ])('is malformed for %s', (_label, value) => {
+    expect(parseAuthorization(value)).toEqual({ kind: 'malformed' });
+  });
+
+  it('is malformed for several header values, never "take the first"', () => {
+    expect(parseAuthorization([`Bearer ${key}`, `Bearer ${jwt}`])).toEqual({ kind: 'malformed' });
+  });
+
+  it('never throws and only yields a credential that was a whole token68 (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constant(undefined)), (value) => {
+        const parsed = parseAuthorization(value);
+        if (parsed.kind === 'api_key' || parsed.kind === 'id_token') {
+          expect(parsed.value).toMatch(/^[A-Za-z0-9\-._~+/]+=*$/);
+          expect(value?.toLowerCase()).toContain(parsed.value.toLowerCase());
+          expect(parsed.kind === 'api_key').toBe(parsed.value.startsWith('hp_'));
+        }
+      }),
+    );
+  });
+
+  it('round-trips any token68 with any scheme casing (property)', () => {
+    const token68 = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,80}=*$/);
+    const casing = fc.array(fc.boolean(), { minLength: 6, maxLength: 6 });
+    fc.assert(
+      fc.property(token68, casing, fc.integer({ min: 1, max: 4 }), (token, upper, spaces) => {
+        const scheme = [...'bearer'].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('');
+        const parsed = parseAuthorization(`${scheme}${' '.repeat(spaces)}${token}`);
+        expect(parsed).toEqual({ kind: token.startsWith('hp_') ? 'api_key' : 'id_token', value: token });
+      }),
+    );
+  });
+});
+
+describe('authorizationOf', () => {
+  it('reads Fetch Headers and Node header objects', () => {
+    expect(authorizationOf(new Headers({ Authorization: 'Bearer x' }))).toBe('Bearer x');
+    expect(authorizationOf({ authorization: 'Bearer y' })).toBe('Bearer y');
+    expect(authorizationOf({})).toBeUndefined();
+    expect(authorizationOf(new Headers())).toBeUndefined();
+  });
+});
