@@ -1,0 +1,93 @@
+import type { QueryOptions, QueryResult, Queryable, SqlExecutor } from './queryable.js';
+
+/** What {@link fromPgPool} uses of a `pg` client: structurally, so `pg` stays an optional peer. */
+export interface PgClientLike {
+  query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  query(text: string): Promise<unknown>;
+  release(error?: Error | boolean): void;
+}
+
+/** What {@link fromPgPool} uses of a `pg.Pool`. A real `pg.Pool` satisfies it. */
+export interface PgPoolLike {
+  query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  connect(): Promise<PgClientLike>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** Options of {@link fromPgPool}. */
+export interface FromPgPoolOptions {
+  /**
+   * Called when an idle pooled connection fails (the server restarted, the network dropped it).
+   * The pool discards that connection and opens a new one on the next query. Default: ignore.
+   */
+  onIdleError?: (error: Error) => void;
+}
+
+function executorOf(client: PgPoolLike | PgClientLike): SqlExecutor {
+  return {
+    async query<Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const config: { text: string; values?: unknown[]; name?: string } = { text: sql };
+      if (params !== undefined) config.values = [...params];
+      if (options?.name !== undefined) config.name = options.name;
+      const result = await client.query(config);
+      return { rows: result.rows as Row[] };
+    },
+    async exec(script: string): Promise<void> {
+      // No parameters: pg uses the simple protocol, which runs several statements.
+      await client.query({ text: script });
+    },
+  };
+}
+
+/**
+ * Makes a {@link Queryable} of a `pg.Pool`. Attaches an `error` listener to the pool so a dropped
+ * idle connection does not crash the process: the pool replaces it, and the store works again as
+ * soon as the database answers, with no restart.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const db = fromPgPool(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ * await migrateKeyStore(db);
+ * const store = new PostgresKeyStore({ db });
+ * ```
+ */
+export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Queryable {
+  if (pool === null || typeof pool !== 'object' || typeof pool.query !== 'function' || typeof pool.connect !== 'function') {
+    throw new TypeError('fromPgPool: expected a pg.Pool');
+  }
+  const onIdleError = options.onIdleError ?? ((): void => {});
+  if (typeof onIdleError !== 'function') throw new TypeError('fromPgPool: onIdleError must be a function');
+  pool.on('error', onIdleError);
+  const direct = executorOf(pool);
+  let ended: Promise<void> | undefined;
+  return {
+    query: direct.query,
+    exec: direct.exec,
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const result = await fn(executorOf(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('rollback');
+        } catch (rollbackError) {
+          // The connection is unusable: make the pool drop it instead of reusing it.
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
+        throw error;
+      } finally {
+        client.release(broken ?? false);
+      }
+    },
+    close(): Promise<void> {
+      ended ??= pool.end();
+      return ended;
+    },
+  };
+}

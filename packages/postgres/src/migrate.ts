@@ -1,0 +1,116 @@
+import type { Migration } from './migration.js';
+import type { Queryable, SqlExecutor } from './queryable.js';
+
+/** Options of {@link migrate}. */
+export interface MigrateOptions {
+  /**
+   * The name of the migration set, e.g. `drops_auth_keys` or `drops_server`. Several sets live in
+   * one database, each with its own versions.
+   */
+  readonly namespace: string;
+  /** The whole history of the set, in any order. */
+  readonly migrations: readonly Migration[];
+}
+
+/** What {@link migrate} did. */
+export interface MigrateResult {
+  /** Versions this call applied, in order; empty when the database was already up to date. */
+  readonly applied: number[];
+}
+
+/** The table that records applied migrations, for every namespace. */
+export const MIGRATIONS_TABLE = 'drops_schema_migrations';
+
+// One advisory lock for every namespace: migrations are rare, and the bookkeeping table itself
+// must be created under a lock. The value is arbitrary ("drops" + a version tag).
+const MIGRATION_LOCK_KEY = '7308253061240131';
+
+const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
+
+function checkOptions(options: MigrateOptions): Migration[] {
+  if (options === null || typeof options !== 'object') throw new TypeError('migrate: options are required');
+  const { namespace, migrations } = options;
+  if (typeof namespace !== 'string' || !NAMESPACE_PATTERN.test(namespace)) {
+    throw new TypeError('migrate: namespace must be lowercase letters, digits and _ (at most 63), starting with a letter');
+  }
+  if (!Array.isArray(migrations)) throw new TypeError('migrate: migrations must be an array');
+  const seen = new Set<number>();
+  for (const m of migrations as readonly Migration[]) {
+    if (m === null || typeof m !== 'object') throw new TypeError('migrate: each migration must be an object');
+    if (!Number.isSafeInteger(m.version) || m.version < 1) {
+      throw new TypeError(`migrate: version must be a positive integer, got ${String(m.version)}`);
+    }
+    if (seen.has(m.version)) throw new TypeError(`migrate: version ${m.version} appears twice`);
+    seen.add(m.version);
+    if (typeof m.name !== 'string' || m.name.length === 0) throw new TypeError(`migrate: migration ${m.version} needs a name`);
+    if (typeof m.sql !== 'string' || m.sql.trim().length === 0) throw new TypeError(`migrate: migration ${m.version} needs sql`);
+  }
+  return [...(migrations as readonly Migration[])].sort((a, b) => a.version - b.version);
+}
+
+async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migration[]): Promise<number[]> {
+  // Held until commit: a second instance starting at the same time waits here, then sees the
+  // versions this one recorded and applies nothing.
+  await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
+  await tx.exec(`create table if not exists ${MIGRATIONS_TABLE} (
+    namespace text not null,
+    version integer not null,
+    name text not null,
+    applied_at timestamptz not null default now(),
+    primary key (namespace, version)
+  )`);
+  const { rows } = await tx.query<{ version: number; name: string }>(
+    `select version, name from ${MIGRATIONS_TABLE} where namespace = $1`,
+    [namespace],
+  );
+  const done = new Map(rows.map((r) => [Number(r.version), r.name]));
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const doneName = done.get(m.version);
+    if (doneName !== undefined) {
+      if (doneName !== m.name) {
+        throw new Error(
+          `migrate: ${namespace} version ${m.version} was applied as "${doneName}" but is now named "${m.name}"; add a new migration instead of editing one`,
+        );
+      }
+      continue;
+    }
+    await tx.exec(m.sql);
+    await tx.query(`insert into ${MIGRATIONS_TABLE} (namespace, version, name) values ($1, $2, $3)`, [
+      namespace,
+      m.version,
+      m.name,
+    ]);
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+/**
+ * Brings a migration set up to date: applies, in one transaction and in version order, every
+ * migration not yet recorded for `namespace` in `drops_schema_migrations`. Idempotent, and safe
+ * when several instances start at once: a transaction-scoped advisory lock makes them take turns,
+ * so each migration runs exactly once. If one migration fails, none of this call's are kept.
+ *
+ * Migrations run inside a transaction, so statements that refuse one (`create index
+ * concurrently`, `vacuum`) do not belong in them.
+ *
+ * @example
+ * ```ts
+ * await migrate(db, {
+ *   namespace: 'drops_server',
+ *   migrations: [
+ *     { version: 1, name: 'drops', sql: 'create table drops (slug text primary key, owner text)' },
+ *     { version: 2, name: 'drops expiry', sql: 'alter table drops add column expires_at timestamptz' },
+ *   ],
+ * }); // { applied: [1, 2] } the first time, { applied: [] } after
+ * ```
+ */
+export async function migrate(db: Queryable, options: MigrateOptions): Promise<MigrateResult> {
+  const migrations = checkOptions(options);
+  if (db === null || typeof db !== 'object' || typeof db.transaction !== 'function') {
+    throw new TypeError('migrate: db must be a Queryable (see fromPgPool and fromPGlite)');
+  }
+  const applied = await db.transaction((tx) => applyPending(tx, options.namespace, migrations));
+  return { applied };
+}

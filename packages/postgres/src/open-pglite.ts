@@ -1,0 +1,28 @@
+import { fromPGlite } from './from-pglite.js';
+import type { Queryable } from './queryable.js';
+
+/** Options of {@link openPGlite}. */
+export interface OpenPGliteOptions {
+  /** A folder for the data (created if missing), or `':memory:'` for a database that ends with the process. */
+  readonly dataDir: string;
+}
+
+/**
+ * Opens embedded PostgreSQL (PGlite) as a {@link Queryable}: no server to run. Imports
+ * `@electric-sql/pglite` only when called. A data folder is for one process at a time: close it
+ * before another opens it.
+ *
+ * @example
+ * ```ts
+ * const db = await openPGlite({ dataDir: '.data' });
+ * await migrateKeyStore(db);
+ * ```
+ */
+export async function openPGlite(options: OpenPGliteOptions): Promise<Queryable> {
+  if (options === null || typeof options !== 'object' || typeof options.dataDir !== 'string' || options.dataDir.length === 0) {
+    throw new TypeError("openPGlite: dataDir must be a folder path or ':memory:'");
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = options.dataDir === ':memory:' ? await PGlite.create() : await PGlite.create(options.dataDir);
+  return fromPGlite(db);
+}

@@ -1,0 +1,49 @@
+/** Rows a query answered with. Both `pg` and PGlite results have this shape. */
+export interface QueryResult<Row> {
+  readonly rows: Row[];
+}
+
+/** Per-query hints an engine may use and another may ignore. */
+export interface QueryOptions {
+  /**
+   * A name for the statement. With `pg` it becomes a named prepared statement, parsed once per
+   * connection and reused; PGlite ignores it. One name must always mean the same SQL text.
+   */
+  readonly name?: string;
+}
+
+/**
+ * Runs SQL on one database session: the part of {@link Queryable} that is also available inside a
+ * transaction.
+ */
+export interface SqlExecutor {
+  /** One statement with `$1`-style parameters. */
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>>;
+  /** A script of several `;`-separated statements, without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+/**
+ * The small database interface the key store and {@link migrate} need. {@link fromPgPool} and
+ * {@link fromPGlite} make one from a `pg.Pool` or a PGlite instance: one SQL dialect, either engine.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const db: Queryable = fromPgPool(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ * const { rows } = await db.query<{ now: Date }>('select now() as now');
+ * ```
+ */
+export interface Queryable extends SqlExecutor {
+  /**
+   * Runs `fn` in a transaction on one session: committed when `fn` resolves, rolled back when it
+   * rejects. Session-level state (`pg_advisory_xact_lock`, `set local`) holds for all of `fn`.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Releases the engine (ends the pool, closes PGlite). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import net from 'node:net';
+
+/** A loopback TCP proxy that a test can cut and restore, to play a database outage. */
+export interface TcpProxy {
+  /** The port it listens on (127.0.0.1). */
+  readonly port: number;
+  /** Destroys every open connection and refuses new ones (accepts, then closes at once). */
+  cut(): void;
+  /** Accepts and forwards new connections again. */
+  restore(): void;
+  /** Open client connections right now. */
+  readonly openConnections: number;
+  close(): Promise<void>;
+}
+
+/** Starts a proxy on a random loopback port forwarding to `target`. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let refusing = false;
+  const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client);
+    sockets.add(upstream);
+    const drop = (): void => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    cut(): void {
+      refusing = true;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    restore(): void {
+      refusing = false;
+    },
+    get openConnections(): number {
+      return sockets.size / 2;
+    },
+    close(): Promise<void> {
+      refusing = true;
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
