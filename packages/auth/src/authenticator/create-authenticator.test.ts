@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../api-key/generate-api-key.js';
+import { DropsAuthError } from '../errors/drops-auth-error.js';
+import { UnauthenticatedError, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
+import type { KeyStore } from '../key-store/key-store.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { createAuthenticator } from './create-authenticator.js';
+
+const GOOD_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyXzEifQ.c2lnbmF0dXJl';
+const EXPIRED_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.ZXhwaXJlZA.c2lnbmF0dXJl';
+const DOWN_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.ZG93bg.c2lnbmF0dXJl';
+
+const claims: IdTokenClaims = { sub: 'user_1', iss: 'https://issuer.test', aud: 'drops', iat: 1, exp: 2 };
+
+/** A verifier of our own interface that knows three tokens: good, expired, and provider-down. */
+const verifier: IdTokenVerifier = {
+  async verify(token) {
+    if (token === GOOD_TOKEN) return claims;
+    if (token === EXPIRED_TOKEN) throw new UnauthenticatedError('expired_token');
+    if (token === DOWN_TOKEN) throw new UnavailableError('identity_provider');
+    throw new UnauthenticatedError('invalid_token');
+  },
+  async warmUp() {},
+};
+
+async function setup() {
+  const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
+  const live = generateApiKey();
+  const revoked = generateApiKey();
+  for (const k of [live, revoked]) {
+    await keyStore.create({ id: k.id, accountId: 'acct_1', prefix: k.prefix, name: null, createdAt: new Date(0), provenance: null });
+  }
+  await keyStore.revoke('acct_1', revoked.id, new Date(0));
+  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: () => 1_700_000_000_000 });
+  return { keyStore, authenticator, live, revoked };
+}
+
+async function failure(promise: Promise<unknown>): Promise<DropsAuthError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DropsAuthError);
+  return error as DropsAuthError;
+}
+
+describe('createAuthenticator', () => {
+  it('authenticates an active API key to its account and records its use', async () => {
+    const { authenticator, live, keyStore } = await setup();
+    const principal = await authenticator.authenticate(`Bearer ${live.secret}`);
+    expect(principal).toEqual({ accountId: 'acct_1', credential: 'api_key', keyId: live.id });
+    const [listed] = await keyStore.listByAccount('acct_1');
+    expect(listed?.lastUsedAt).toEqual(new Date(1_700_000_000_000));
+  });
+
+  it('authenticates an ID token to its subject by default', async () => {
+    const { authenticator } = await setup();
+    expect(await authenticator.authenticate(`Bearer ${GOOD_TOKEN}`)).toEqual({
+      accountId: 'user_1',
+      credential: 'id_token',
+      claims,
+    });
+  });
+
+  it('reads Fetch Headers and Node header objects alike', async () => {
+    const { authenticator, live } = await setup();
+    const a = await authenticator.authenticate(new Headers({ authorization: `Bearer ${live.secret}` }));
+    const b = await authenticator.authenticate({ authorization: `bearer ${live.secret}` });
+    expect(a).toEqual(b);
+  });
+
+  it('answers every kind of authentication failure with byte-identical 401s', async () => {
+    const { authenticator, live, revoked } = await setup();
+    const cases: Array<[string, Promise<unknown>]> = [
+      ['missing', authenticator.authenticate(undefined)],
+      ['empty header', authenticator.authenticate('')],
+      ['malformed', authenticator.authenticate('Bearer hp_nope')],
+      ['other scheme', authenticator.authenticate(`Basic ${live.secret}`)],
+      ['unknown key', authenticator.authenticate(`Bearer ${generateApiKey().secret}`)],
+      ['revoked key', authenticator.authenticate(`Bearer ${revoked.secret}`)],
+      ['expired token', authenticator.authenticate(`Bearer ${EXPIRED_TOKEN}`)],
+      ['invalid token', authenticator.authenticate('Bearer not.a.token')],
+      ['key where only tokens go', authenticator.authenticate(`Bearer ${live.secret}`, { accept: ['id_token'] })],
+      ['token where only keys go', authenticator.authenticate(`Bearer ${GOOD_TOKEN}`, { accept: ['api_key'] })],
+    ];
+    const seen = new Set<string>();
+    for (const [label, promise] of cases) {
+      const error = await failure(promise);
+      expect(error, label).toBeInstanceOf(UnauthenticatedError);
+      seen.add(JSON.stringify([error.status, error.headers, error.bodyText]));
+    }
+    expect([...seen]).toEqual([
+      JSON.stringify([
+        401,
+        {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'www-authenticate': 'Bearer realm="drops"',
+        },
+        JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }),
+      ]),
+    ]);
+  });
+
+  it('never puts the credential in the error', async () => {
+    const { authenticator, revoked } = await setup();
+    const error = await failure(authenticator.authenticate(`Bearer ${revoked.secret}`));
+    expect(JSON.stringify({ ...error, message: error.message, body: error.body })).not.toContain(revoked.secret);
+    expect(String(error.stack)).not.toContain(revoked.secret);
+  });
+
+  it('refuses a malformed key before any store access', async () => {
+    let calls = 0;
+    const spy = new MemoryKeyStore();
+    const counting: KeyStore = Object.assign(Object.create(spy) as KeyStore, {
+      findActive: async (id: string) => {
+        calls++;
+        return spy.findActive(id);
+      },
+    });
+    const authenticator = createAuthenticator({ keyStore: counting });
+    for (const bad of ['hp_', 'hp_' + 'A'.repeat(42) + 'B', 'hp_' + 'A'.repeat(44)]) {
+      await failure(authenticator.authenticate(`Bearer ${bad}`));
+    }
+    expect(calls).toBe(0);
+    await failure(authenticator.authenticate(`Bearer ${generateApiKey().secret}`));
+    expect(calls).toBe(1);
+  });
+
+  it('answers 503, never 401 or success, when the key store fails', async () => {
+    const broken: KeyStore = Object.assign(new MemoryKeyStore(), {
+      findActive: async () => {
+        throw new Error('connection refused');
+      },
+    });
+    const authenticator = createAuthenticator({ keyStore: broken });
+    const error = await failure(authenticator.authenticate(`Bearer ${generateApiKey().secret}`));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.status).toBe(503);
+    expect(error.headers['retry-after']).toBe('5');
+    expect(error.bodyText).not.toContain('connection refused');
+  });
+
+  it('answers 503 when the identity provider is unavailable or the verifier breaks', async () => {
+    const { authenticator } = await setup();
+    expect((await failure(authenticator.authenticate(`Bearer ${DOWN_TOKEN}`))).status).toBe(503);
+    const buggy = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: { verify: async () => Promise.reject(new RangeError('bug')), warmUp: async () => {} },
+    });
+    expect((await failure(buggy.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(503);
+  });
+
+  it('refuses every ID token when no verifier is configured', async () => {
+    const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
+    expect((await failure(authenticator.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(401);
+  });
+
+  it('maps users to accounts with resolveAccount, and refuses when it answers null', async () => {
+    const authenticator = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: verifier,
+      resolveAccount: (c) => (c.sub === 'user_1' ? 'acct_team' : null),
+    });
+    expect((await authenticator.authenticate(`Bearer ${GOOD_TOKEN}`)).accountId).toBe('acct_team');
+    const refusing = createAuthenticator({ keyStore: new MemoryKeyStore(), idTokenVerifier: verifier, resolveAccount: () => null });
+    expect((await failure(refusing.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(401);
+    const throwing = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: verifier,
+      resolveAccount: () => Promise.reject(new Error('users db down')),
+    });
+    expect((await failure(throwing.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(503);
+  });
+
+  describe('authenticateOptional', () => {
+    it('resolves null only when there is no Authorization header', async () => {
+      const { authenticator, live } = await setup();
+      expect(await authenticator.authenticateOptional(undefined)).toBeNull();
+      expect(await authenticator.authenticateOptional({})).toBeNull();
+      expect((await authenticator.authenticateOptional(`Bearer ${live.secret}`))?.accountId).toBe('acct_1');
+    });
+
+    it('refuses a present but bad header, never falling back to anonymous', async () => {
+      const { authenticator, revoked } = await setup();
+      for (const header of ['', 'Bearer', `Bearer ${revoked.secret}`, 'Basic x']) {
+        expect((await failure(authenticator.authenticateOptional(header))).status).toBe(401);
+      }
+    });
+  });
+
+  it('throws TypeError at creation for bad options', () => {
+    expect(() => createAuthenticator({} as never)).toThrow(TypeError);
+    expect(() => createAuthenticator({ keyStore: { findActive: 1 } } as never)).toThrow(TypeError);
+    expect(() => createAuthenticator({ keyStore: new MemoryKeyStore(), idTokenVerifier: {} as never })).toThrow(TypeError);
+  });
+});

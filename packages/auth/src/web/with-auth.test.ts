@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../api-key/generate-api-key.js';
+import { createAuthenticator } from '../authenticator/create-authenticator.js';
+import { UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { withAuth } from './with-auth.js';
+
+async function setup() {
+  const keyStore = new MemoryKeyStore();
+  const key = generateApiKey();
+  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
+  const authenticator = createAuthenticator({ keyStore });
+  return { authenticator, key };
+}
+
+const request = (authorization?: string) =>
+  new Request('http://localhost/whoami', { headers: authorization === undefined ? {} : { authorization } });
+
+describe('withAuth (fetch-style handlers)', () => {
+  it('passes the principal to the handler', async () => {
+    const { authenticator, key } = await setup();
+    const handler = withAuth(authenticator, {}, async (_req, principal) => Response.json({ accountId: principal.accountId }));
+    const res = await handler(request(`Bearer ${key.secret}`));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accountId: 'acct_1' });
+  });
+
+  it('answers the uniform 401 response without calling the handler', async () => {
+    const { authenticator } = await setup();
+    let called = false;
+    const handler = withAuth(authenticator, {}, async () => {
+      called = true;
+      return new Response('secret stuff');
+    });
+    const res = await handler(request(`Bearer ${generateApiKey().secret}`));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="drops"');
+    expect(await res.text()).toBe(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+    expect(called).toBe(false);
+  });
+
+  it('lets anonymous requests through in optional mode, but refuses a bad credential', async () => {
+    const { authenticator } = await setup();
+    const handler = withAuth(authenticator, { optional: true }, async (_req, principal) =>
+      Response.json({ anonymous: principal === null }),
+    );
+    expect(await (await handler(request())).json()).toEqual({ anonymous: true });
+    expect((await handler(request('Bearer nope'))).status).toBe(401);
+  });
+
+  it('refuses the wrong credential type with the same 401', async () => {
+    const { authenticator, key } = await setup();
+    const tokenOnly = withAuth(authenticator, { accept: ['id_token'] }, async () => new Response('minted'));
+    const res = await tokenOnly(request(`Bearer ${key.secret}`));
+    expect(res.status).toBe(401);
+    expect(await res.text()).toBe(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+  });
+
+  it('checks options once, at creation', async () => {
+    const { authenticator } = await setup();
+    expect(() => withAuth(authenticator, { accept: [] }, async () => new Response())).toThrow(TypeError);
+    expect(() => withAuth(authenticator, { accept: ['password' as never] }, async () => new Response())).toThrow(TypeError);
+  });
+});
