@@ -4,3 +4,4 @@ export {
   type KeyStoreHarness,
   type KeyStoreCapabilities,
 } from './key-store-conformance.js';
+export * from './local-identity-provider.js';

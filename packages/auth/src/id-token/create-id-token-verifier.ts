@@ -1,0 +1,117 @@
+import { UnauthenticatedError } from '../errors/index.js';
+import { decodeCompactJwt } from './decode-compact-jwt.js';
+import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
+import {
+  parseIdTokenVerifierOptions,
+  type IdTokenVerifierOptions,
+} from './id-token-verifier-options.js';
+import { RemoteKeySet } from './remote-key-set.js';
+import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
+import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
+import { verifyHeader } from './verify-header.js';
+import { verifyRs256Signature } from './verify-rs256-signature.js';
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Creates an ID token verifier for an RS256 identity provider (Firebase Authentication through
+ * the `firebase()` preset, or any provider given as `{ issuer, audience, jwksUrl }`).
+ *
+ * `verify(token)` checks, all of them: `alg` is exactly `RS256`; `kid` present and in the
+ * provider's key set; no `crit` header; the signature; `iss`; `aud`; `exp` in the future; `iat`
+ * in the past; `auth_time` (if present) in the past; `nbf` (if present) reached; `sub` a string
+ * of 1 to 128 characters; `exp - iat` at most one hour. A bad token rejects with
+ * `UnauthenticatedError` (reason `expired_token` or `invalid_token`); a key set that cannot be
+ * had rejects with `UnavailableError('identity_provider')` (a 503, never a 401).
+ *
+ * Signatures are checked with `node:crypto` on keys imported once; a verified token is
+ * remembered (bounded LRU, `maxCachedTokens`) so a repeat costs a map lookup and the time
+ * checks, and is refused as soon as it expires or its key leaves the key set.
+ *
+ * Options are parsed here: a bad one throws `TypeError`. Defaults: `clockToleranceSeconds` 5
+ * (at most 300), `fetchTimeoutMs` 5000, `unknownKidCooldownMs` 30 000, `defaultMaxAgeMs`
+ * 10 min, `staleWhileErrorMs` 1 h, `maxCachedTokens` 10 000.
+ *
+ * @example
+ * ```ts
+ * import { createIdTokenVerifier, firebase } from '@drops/auth';
+ *
+ * const verifier = createIdTokenVerifier({ ...firebase({ projectId: 'my-project' }) });
+ * await verifier.warmUp();
+ * const claims = await verifier.verify(idToken); // claims.sub is the user
+ * ```
+ *
+ * @example
+ * ```ts
+ * const verifier = createIdTokenVerifier({
+ *   issuer: 'https://auth.example.com',
+ *   audience: ['dashboard', 'cli'],
+ *   jwksUrl: 'https://auth.example.com/.well-known/jwks.json',
+ *   clockToleranceSeconds: 30,
+ * });
+ * ```
+ */
+export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenVerifier {
+  const o = parseIdTokenVerifierOptions(options);
+  const { clock, clockToleranceSeconds } = o;
+  const keySet = new RemoteKeySet({
+    url: o.jwksUrl,
+    fetch: o.fetch,
+    clock,
+    fetchTimeoutMs: o.fetchTimeoutMs,
+    defaultMaxAgeMs: o.defaultMaxAgeMs,
+    staleWhileErrorMs: o.staleWhileErrorMs,
+    unknownKidCooldownMs: o.unknownKidCooldownMs,
+  });
+  const cache = new VerifiedTokenCache(o.maxCachedTokens);
+  const expected = { issuer: o.issuer, audiences: o.audiences, clockToleranceSeconds };
+  /** Verifications started and not finished: more than one means a burst, worth the thread pool. */
+  let pending = 0;
+
+  async function verifyRepeat(token: string, hit: VerifiedToken): Promise<IdTokenClaims> {
+    verifyTimeClaims(hit.claims, clock(), clockToleranceSeconds);
+    const current = keySet.peek(hit.kid) ?? (await keySet.getKey(hit.kid));
+    if (current !== hit.key) {
+      // The kid left the key set or now names another key: verify afresh.
+      cache.delete(token);
+      return verifyFresh(token);
+    }
+    return hit.claims;
+  }
+
+  async function verifyFresh(token: string): Promise<IdTokenClaims> {
+    const { header, payload, signingInput, signature } = decodeCompactJwt(token);
+    const kid = verifyHeader(header);
+    // Always yield once before the signature check, so every verification of a burst is counted
+    // in `pending` by the time the first one picks its strategy.
+    const key = await keySet.getKey(kid);
+    const signed = verifyRs256Signature(key, signingInput, signature, pending > 1);
+    const valid = typeof signed === 'boolean' ? signed : await signed;
+    if (!valid) throw new UnauthenticatedError('invalid_token', 'signature does not verify');
+    const claims = verifyStaticClaims(payload, expected);
+    verifyTimeClaims(claims, clock(), clockToleranceSeconds);
+    cache.set(token, { claims: deepFreeze(claims), kid, key });
+    return claims;
+  }
+
+  return {
+    async verify(token: string): Promise<IdTokenClaims> {
+      pending++;
+      try {
+        const hit = typeof token === 'string' ? cache.get(token) : undefined;
+        return await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
+      } finally {
+        pending--;
+      }
+    },
+    warmUp(): Promise<void> {
+      return keySet.refresh();
+    },
+  };
+}
