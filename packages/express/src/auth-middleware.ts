@@ -1,0 +1,88 @@
+import { parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
+import type { RequestHandler } from 'express';
+import './request-auth.js';
+
+/** Options of `requireAuth()` and `optionalAuth()`. */
+export interface AuthMiddlewareOptions {
+  /**
+   * The credential types the route accepts: `['api_key']`, `['id_token']` or both.
+   * Default: both. A credential of another type is the uniform 401.
+   */
+  accept?: readonly CredentialType[];
+}
+
+function checkAuthenticator(authenticator: Authenticator, name: string): void {
+  if (
+    authenticator === null ||
+    typeof authenticator !== 'object' ||
+    typeof authenticator.authenticate !== 'function' ||
+    typeof authenticator.authenticateOptional !== 'function'
+  ) {
+    throw new TypeError(`${name}: authenticator must come from createAuthenticator()`);
+  }
+}
+
+function acceptOf(options: AuthMiddlewareOptions | undefined, name: string): readonly CredentialType[] {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new TypeError(`${name}: options must be an object`);
+  }
+  try {
+    return parseAccept(options?.accept);
+  } catch (error) {
+    throw new TypeError(`${name}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Middleware that lets a request through only with a valid credential, and sets `req.auth`.
+ * Failures go to `next(err)`: the uniform 401 (`UnauthenticatedError`) or a 503
+ * (`UnavailableError`), which `errorHandler()` answers. Options are checked here, once: a bad
+ * `accept` throws `TypeError` when the middleware is created.
+ *
+ * @example
+ * ```ts
+ * app.get('/drops', requireAuth(authenticator), (req, res) => res.json({ owner: req.auth!.accountId }));
+ * app.post('/admin/rotate', requireAuth(authenticator, { accept: ['id_token'] }), rotate);
+ * ```
+ */
+export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
+  checkAuthenticator(authenticator, 'requireAuth');
+  const accept = acceptOf(options, 'requireAuth');
+  return (req, _res, next) => {
+    authenticator.authenticate(req.headers, { accept }).then(
+      (principal) => {
+        req.auth = principal;
+        next();
+      },
+      next,
+    );
+  };
+}
+
+/**
+ * Middleware for routes that also serve anonymous callers: no `Authorization` header at all
+ * passes with `req.auth` unset; a header that is present and does not authenticate is still the
+ * uniform 401, never a fallback to anonymous.
+ *
+ * @example
+ * ```ts
+ * app.post('/deploy', optionalAuth(authenticator), (req, res) => {
+ *   const owner = req.auth?.accountId ?? null; // null: an anonymous deploy
+ *   res.status(201).json({ owner });
+ * });
+ * ```
+ */
+export function optionalAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
+  checkAuthenticator(authenticator, 'optionalAuth');
+  const accept = acceptOf(options, 'optionalAuth');
+  return (req, _res, next) => {
+    authenticator.authenticateOptional(req.headers, { accept }).then(
+      (principal) => {
+        if (principal === null) delete req.auth;
+        else req.auth = principal;
+        next();
+      },
+      next,
+    );
+  };
+}

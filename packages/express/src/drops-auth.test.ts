@@ -1,0 +1,205 @@
+import {
+  createAuthenticator,
+  createIdTokenVerifier,
+  createKeyManager,
+  MemoryKeyStore,
+  UNAUTHENTICATED_MESSAGE,
+  type KeyStore,
+} from '@drops/auth';
+import { LocalIdentityProvider } from '@drops/auth/testing';
+import express, { type ErrorRequestHandler } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropsAuth, optionalAuth, requireAuth } from './index.js';
+import { listen, type TestServer } from './test-server.js';
+
+let idp: LocalIdentityProvider;
+let server: TestServer;
+let keyStore: MemoryKeyStore;
+
+function buildApp(store: KeyStore): express.Express {
+  const authenticator = createAuthenticator({
+    keyStore: store,
+    idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+  });
+  const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: store }) });
+  const app = express();
+  app.use('/keys', auth.keysRouter());
+  app.get('/whoami', auth.requireAuth(), (req, res) => {
+    res.json({ accountId: req.auth?.accountId, credential: req.auth?.credential });
+  });
+  app.get('/token-only', auth.requireAuth({ accept: ['id_token'] }), (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.post('/deploy', auth.optionalAuth(), (req, res) => {
+    res.status(201).json({ owner: req.auth?.accountId ?? null });
+  });
+  app.get('/boom', auth.requireAuth(), () => {
+    throw new Error('not a drops error');
+  });
+  app.use(auth.errorHandler());
+  const fallback: ErrorRequestHandler = (err: Error, _req, res, _next) => {
+    res.status(500).json({ fallback: err.message });
+  };
+  app.use(fallback);
+  return app;
+}
+
+beforeAll(async () => {
+  idp = await LocalIdentityProvider.start();
+  keyStore = new MemoryKeyStore();
+  server = await listen(buildApp(keyStore));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await idp?.close();
+});
+
+const bearer = (credential: string): Record<string, string> => ({ authorization: `Bearer ${credential}` });
+
+async function mint(sub = 'user-1', name?: string): Promise<{ apiKey: string; id: string }> {
+  const res = await fetch(`${server.url}/keys`, {
+    method: 'POST',
+    headers: { ...bearer(idp.mintIdToken({ sub })), 'content-type': 'application/json' },
+    body: name === undefined ? undefined : JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { apiKey: string; id: string };
+}
+
+interface Snapshot {
+  status: number;
+  body: string;
+  headers: Record<string, string | null>;
+}
+
+async function snapshot(res: Response): Promise<Snapshot> {
+  const body = Buffer.from(await res.arrayBuffer()).toString('hex');
+  const headers: Record<string, string | null> = {};
+  for (const name of ['content-type', 'content-length', 'www-authenticate', 'cache-control', 'allow', 'etag']) {
+    headers[name] = res.headers.get(name);
+  }
+  return { status: res.status, body, headers };
+}
+
+describe('the uniform 401', () => {
+  it('is byte-identical for missing, malformed, unknown, revoked, expired and wrong-type credentials on every route', async () => {
+    const revoked = await mint('user-401');
+    const token = idp.mintIdToken({ sub: 'user-401' });
+    const del = await fetch(`${server.url}/keys/${revoked.id}`, { method: 'DELETE', headers: bearer(token) });
+    expect(del.status).toBe(204);
+    const live = await mint('user-401');
+    const unknown = `hp_${'A'.repeat(43)}`;
+
+    const credentials: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer a b' },
+      { authorization: 'Bearer hp_short' },
+      bearer(unknown),
+      bearer(revoked.apiKey),
+      bearer(idp.mintIdToken({ sub: 'u' }, { expiresInSeconds: -60 })),
+      bearer(idp.mintIdToken({ aud: 'someone-else' })),
+      bearer('not.a.jwt'),
+    ];
+    const routes: Array<[string, string]> = [
+      ['GET', '/whoami'],
+      ['GET', '/keys'],
+      ['POST', '/keys'],
+      ['PUT', '/keys'],
+      ['DELETE', '/keys/abc'],
+      ['PATCH', '/keys/abc/def'],
+      ['GET', '/keys/nothing/here'],
+    ];
+    const seen: Snapshot[] = [];
+    for (const [method, path] of routes) {
+      for (const headers of credentials) {
+        seen.push(await snapshot(await fetch(`${server.url}${path}`, { method, headers })));
+      }
+    }
+    // Wrong type: an API key minting, an API key on an ID-token-only route; a bad header on an optional route.
+    seen.push(await snapshot(await fetch(`${server.url}/keys`, { method: 'POST', headers: bearer(live.apiKey) })));
+    seen.push(await snapshot(await fetch(`${server.url}/token-only`, { headers: bearer(live.apiKey) })));
+    seen.push(await snapshot(await fetch(`${server.url}/deploy`, { method: 'POST', headers: bearer(unknown) })));
+
+    const first = seen[0]!;
+    expect(first.status).toBe(401);
+    expect(Buffer.from(first.body, 'hex').toString()).toBe(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+    expect(first.headers['www-authenticate']).toBe('Bearer realm="drops"');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['etag']).toBeNull();
+    for (const s of seen) expect(s).toEqual(first);
+  });
+});
+
+describe('requireAuth and optionalAuth', () => {
+  it('sets req.auth for an API key and for an ID token', async () => {
+    const { apiKey, id } = await mint('user-who');
+    const byKey = await fetch(`${server.url}/whoami`, { headers: bearer(apiKey) });
+    expect(await byKey.json()).toEqual({ accountId: 'user-who', credential: 'api_key' });
+    const byToken = await fetch(`${server.url}/whoami`, { headers: bearer(idp.mintIdToken({ sub: 'user-who' })) });
+    expect(await byToken.json()).toEqual({ accountId: 'user-who', credential: 'id_token' });
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('lets an anonymous request through optionalAuth, and an authenticated one with its principal', async () => {
+    const anonymous = await fetch(`${server.url}/deploy`, { method: 'POST' });
+    expect(anonymous.status).toBe(201);
+    expect(await anonymous.json()).toEqual({ owner: null });
+    const { apiKey } = await mint('user-deploy');
+    const owned = await fetch(`${server.url}/deploy`, { method: 'POST', headers: bearer(apiKey) });
+    expect(await owned.json()).toEqual({ owner: 'user-deploy' });
+  });
+
+  it('passes errors that are not drops-auth errors on to the next handler', async () => {
+    const res = await fetch(`${server.url}/boom`, { headers: bearer(idp.mintIdToken()) });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ fallback: 'not a drops error' });
+  });
+
+  it('checks options when the middleware is created', () => {
+    const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
+    expect(() => requireAuth(authenticator, { accept: [] })).toThrow(TypeError);
+    expect(() => optionalAuth(authenticator, { accept: ['password' as 'api_key'] })).toThrow(TypeError);
+    expect(() => requireAuth({} as typeof authenticator)).toThrow(TypeError);
+    expect(() => dropsAuth({} as never)).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator, keys: {} as never })).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).keysRouter()).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token', 'nope' as 'id_token'] })).toThrow(
+      TypeError,
+    );
+    expect(() => dropsAuth({ authenticator }).errorHandler({ onError: 'x' as never })).toThrow(TypeError);
+  });
+});
+
+describe('when the key store is down', () => {
+  it('answers 503 with Retry-After, never 401 or success', async () => {
+    const broken: KeyStore = {
+      create: () => Promise.reject(new Error('db down')),
+      findActive: () => Promise.reject(new Error('db down')),
+      listByAccount: () => Promise.reject(new Error('db down')),
+      revoke: () => Promise.reject(new Error('db down')),
+      recordUse: () => {},
+    };
+    const down = await listen(buildApp(broken));
+    try {
+      const byKey = await fetch(`${down.url}/whoami`, { headers: bearer(`hp_${'B'.repeat(42)}A`) });
+      expect(byKey.status).toBe(503);
+      expect(byKey.headers.get('retry-after')).toMatch(/^\d+$/);
+      const body = (await byKey.json()) as { error: string };
+      expect(typeof body.error).toBe('string');
+
+      const token = idp.mintIdToken({ sub: 'user-503' });
+      const list = await fetch(`${down.url}/keys`, { headers: bearer(token) });
+      expect(list.status).toBe(503);
+      const minted = await fetch(`${down.url}/keys`, { method: 'POST', headers: bearer(token) });
+      expect(minted.status).toBe(503);
+      const revoked = await fetch(`${down.url}/keys/${'a'.repeat(64)}`, { method: 'DELETE', headers: bearer(token) });
+      expect(revoked.status).toBe(503);
+    } finally {
+      await down.close();
+    }
+  });
+});
