@@ -1,1 +1,5 @@
-export {};
+export { dropsAuth, type DropsAuthOptions, type DropsAuthKoa } from './drops-auth.js';
+export type { AuthMiddlewareOptions } from './auth-middleware.js';
+export type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
+export { respondWithError } from './respond-with-error.js';
+export { MAX_KEY_REQUEST_BYTES, RequestTooLargeError } from './read-json-body.js';

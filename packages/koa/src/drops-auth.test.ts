@@ -1,0 +1,325 @@
+import {
+  BEARER_CHALLENGE,
+  UNAUTHENTICATED_MESSAGE,
+  UnauthenticatedError,
+  createAuthenticator,
+  createIdTokenVerifier,
+  createKeyManager,
+  errorResponse,
+  MemoryKeyStore,
+  type KeyStore,
+} from '@drops/auth';
+import { LocalIdentityProvider } from '@drops/auth/testing';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropsAuth } from './drops-auth.js';
+import { listen, type TestServer } from './test-server.js';
+
+const UNIFORM_401 = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
+
+let idp: LocalIdentityProvider;
+let server: TestServer;
+let keyStore: MemoryKeyStore;
+let failing = false;
+
+function appWith(store: KeyStore): Koa {
+  const authenticator = createAuthenticator({
+    keyStore: store,
+    idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+  });
+  const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: store }) });
+  const router = new Router();
+  router.get('/either', auth.requireAuth(), (ctx) => {
+    ctx.body = { accountId: ctx.state.auth.accountId, credential: ctx.state.auth.credential };
+  });
+  router.get('/token-only', auth.requireAuth({ accept: ['id_token'] }), (ctx) => {
+    ctx.body = { accountId: ctx.state.auth.accountId, sub: ctx.state.auth.claims?.sub };
+  });
+  router.post('/optional', auth.optionalAuth(), (ctx) => {
+    ctx.body = { owner: ctx.state.auth?.accountId ?? null };
+  });
+  router.get('/boom', auth.requireAuth(), () => {
+    throw new Error('route failure');
+  });
+  const app = new Koa();
+  app.silent = true;
+  app.use(auth.keysRouter().routes());
+  app.use(router.routes()).use(router.allowedMethods());
+  return app;
+}
+
+function bearer(credential: string): { authorization: string } {
+  return { authorization: `Bearer ${credential}` };
+}
+
+async function mintKey(sub = 'acct-1', name?: string): Promise<{ apiKey: string; id: string; prefix: string }> {
+  const res = await fetch(`${server.url}/keys`, {
+    method: 'POST',
+    headers: { ...bearer(idp.mintIdToken({ sub })), 'content-type': 'application/json' },
+    body: name === undefined ? undefined : JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { apiKey: string; id: string; prefix: string };
+}
+
+async function expectUniform401(res: Response): Promise<void> {
+  expect(res.status).toBe(401);
+  expect(res.headers.get('www-authenticate')).toBe(BEARER_CHALLENGE);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(await res.text()).toBe(UNIFORM_401);
+}
+
+beforeAll(async () => {
+  idp = await LocalIdentityProvider.start();
+  keyStore = new MemoryKeyStore();
+  const flaky: KeyStore = new Proxy(keyStore, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (failing) return Promise.reject(new Error('database is down'));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  server = await listen(appWith(flaky));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await idp?.close();
+});
+
+describe('requireAuth()', () => {
+  it('accepts an API key and sets ctx.state.auth', async () => {
+    const { apiKey, id } = await mintKey('acct-key');
+    const res = await fetch(`${server.url}/either`, { headers: bearer(apiKey) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accountId: 'acct-key', credential: 'api_key' });
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('accepts an ID token', async () => {
+    const res = await fetch(`${server.url}/either`, { headers: bearer(idp.mintIdToken({ sub: 'u-7' })) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accountId: 'u-7', credential: 'id_token' });
+  });
+
+  it('answers the uniform 401 for missing, malformed, unknown, revoked and expired credentials', async () => {
+    const { apiKey, id } = await mintKey('acct-revoke');
+    const revoke = await fetch(`${server.url}/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) });
+    expect(revoke.status).toBe(204);
+    const cases: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { authorization: 'Bearer' },
+      bearer('hp_short'),
+      bearer('hp_' + 'A'.repeat(43)),
+      bearer(apiKey),
+      bearer(idp.mintIdToken({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 120 })),
+      bearer('not.a.jwt'),
+    ];
+    for (const headers of cases) await expectUniform401(await fetch(`${server.url}/either`, { headers }));
+  });
+
+  it('sends the same bytes as the core Web adapter', async () => {
+    const reference = errorResponse(new UnauthenticatedError('missing'));
+    const res = await fetch(`${server.url}/either`);
+    expect(res.status).toBe(reference.status);
+    expect(await res.text()).toBe(await reference.text());
+    for (const [name, value] of reference.headers) expect(res.headers.get(name)).toBe(value);
+  });
+
+  it('refuses an API key on a route that accepts ID tokens only', async () => {
+    const { apiKey } = await mintKey('acct-2');
+    await expectUniform401(await fetch(`${server.url}/token-only`, { headers: bearer(apiKey) }));
+    const ok = await fetch(`${server.url}/token-only`, { headers: bearer(idp.mintIdToken({ sub: 'u-8' })) });
+    expect(await ok.json()).toEqual({ accountId: 'u-8', sub: 'u-8' });
+  });
+
+  it('answers 503 with Retry-After, never 401, when the key store is down', async () => {
+    const { apiKey } = await mintKey('acct-3');
+    failing = true;
+    try {
+      const res = await fetch(`${server.url}/either`, { headers: bearer(apiKey) });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+    } finally {
+      failing = false;
+    }
+  });
+
+  it('leaves errors of the route itself to Koa', async () => {
+    const res = await fetch(`${server.url}/boom`, { headers: bearer(idp.mintIdToken()) });
+    expect(res.status).toBe(500);
+  });
+});
+
+describe('optionalAuth()', () => {
+  it('lets a request with no Authorization header through with ctx.state.auth null', async () => {
+    const res = await fetch(`${server.url}/optional`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ owner: null });
+  });
+
+  it('sets ctx.state.auth for a valid credential', async () => {
+    const { apiKey } = await mintKey('acct-opt');
+    const res = await fetch(`${server.url}/optional`, { method: 'POST', headers: bearer(apiKey) });
+    expect(await res.json()).toEqual({ owner: 'acct-opt' });
+  });
+
+  it('refuses a bad credential instead of falling back to anonymous', async () => {
+    await expectUniform401(await fetch(`${server.url}/optional`, { method: 'POST', headers: bearer('hp_nope') }));
+    await expectUniform401(await fetch(`${server.url}/optional`, { method: 'POST', headers: { authorization: '' } }));
+  });
+});
+
+describe('keysRouter()', () => {
+  it('mints with an ID token: 201, the secret once, no-store', async () => {
+    const res = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { ...bearer(idp.mintIdToken({ sub: 'acct-mint' })), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci-main' }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      apiKey: expect.stringMatching(/^hp_[A-Za-z0-9_-]{43}$/),
+      id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      prefix: (body['apiKey'] as string).slice(0, 10),
+      name: 'ci-main',
+      createdAt: expect.any(String),
+    });
+    expect((await keyStore.findActive(body['id'] as string))?.accountId).toBe('acct-mint');
+  });
+
+  it('mints with no body at all', async () => {
+    const res = await fetch(`${server.url}/keys`, { method: 'POST', headers: bearer(idp.mintIdToken()) });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { name: unknown }).name).toBeNull();
+  });
+
+  it('refuses to mint with an API key (uniform 401)', async () => {
+    const { apiKey } = await mintKey('acct-4');
+    await expectUniform401(await fetch(`${server.url}/keys`, { method: 'POST', headers: bearer(apiKey) }));
+  });
+
+  it('answers malformed JSON and bad names with a 400 JSON error', async () => {
+    for (const body of ['{"name": ', '{"name": 42}', '{"name": "x", "scope": "all"}', `{"name": "${'x'.repeat(65)}"}`]) {
+      const res = await fetch(`${server.url}/keys`, {
+        method: 'POST',
+        headers: { ...bearer(idp.mintIdToken()), 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const res = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { ...bearer(idp.mintIdToken()), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(20_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it('lists the caller’s keys, newest first, never a secret', async () => {
+    const token = idp.mintIdToken({ sub: 'acct-list' });
+    const first = await mintKey('acct-list', 'first');
+    const second = await mintKey('acct-list', 'second');
+    await mintKey('someone-else');
+    const res = await fetch(`${server.url}/keys`, { headers: bearer(token) });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain(first.apiKey);
+    const { keys } = JSON.parse(text) as { keys: Array<Record<string, unknown>> };
+    expect(keys.map((k) => k['id'])).toEqual([second.id, first.id]);
+    expect(keys[0]).toEqual({
+      id: second.id,
+      prefix: second.prefix,
+      name: 'second',
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
+    const withKey = await fetch(`${server.url}/keys`, { headers: bearer(first.apiKey) });
+    expect(((await withKey.json()) as { keys: unknown[] }).keys).toHaveLength(2);
+  });
+
+  it('revokes: 204, then the key is refused at once; 404 for unknown or foreign ids; 400 for a bad id', async () => {
+    const mine = await mintKey('acct-del');
+    const theirs = await mintKey('acct-other');
+    const token = bearer(idp.mintIdToken({ sub: 'acct-del' }));
+    const foreign = await fetch(`${server.url}/keys/${theirs.id}`, { method: 'DELETE', headers: token });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: expect.any(String) });
+    const bad = await fetch(`${server.url}/keys/NOT-HEX`, { method: 'DELETE', headers: token });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: expect.any(String) });
+    const ok = await fetch(`${server.url}/keys/${mine.id}`, { method: 'DELETE', headers: token });
+    expect(ok.status).toBe(204);
+    expect(await ok.text()).toBe('');
+    await expectUniform401(await fetch(`${server.url}/either`, { headers: bearer(mine.apiKey) }));
+    const again = await fetch(`${server.url}/keys/${mine.id}`, { method: 'DELETE', headers: token });
+    expect(again.status).toBe(404);
+  });
+
+  it('authenticates the whole /keys family before routing', async () => {
+    for (const [method, path] of [
+      ['GET', '/keys'],
+      ['PUT', '/keys'],
+      ['GET', '/keys/abc'],
+      ['PATCH', '/keys/abc/def'],
+      ['DELETE', '/keys/' + 'a'.repeat(64)],
+    ] as const) {
+      await expectUniform401(await fetch(`${server.url}${path}`, { method }));
+    }
+  });
+
+  it('answers 405 and 404 as JSON once authenticated', async () => {
+    const token = bearer(idp.mintIdToken());
+    const put = await fetch(`${server.url}/keys`, { method: 'PUT', headers: token });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(await put.json()).toEqual({ error: expect.any(String) });
+    const get = await fetch(`${server.url}/keys/abc`, { headers: token });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('DELETE');
+    const deep = await fetch(`${server.url}/keys/abc/def`, { headers: token });
+    expect(deep.status).toBe(404);
+    expect(await deep.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it('does not touch routes outside /keys', async () => {
+    const res = await fetch(`${server.url}/keysmith`);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('options are checked at creation', () => {
+  const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
+
+  it('throws TypeError for a missing authenticator, bad keys or unknown options', () => {
+    expect(() => dropsAuth({} as never)).toThrow(TypeError);
+    expect(() => dropsAuth(undefined as never)).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator, keys: {} as never })).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator, keyStore: {} } as never)).toThrow(/unknown option "keyStore"/);
+  });
+
+  it('throws TypeError for a bad accept list when the middleware is built', () => {
+    const auth = dropsAuth({ authenticator });
+    expect(() => auth.requireAuth({ accept: [] })).toThrow(TypeError);
+    expect(() => auth.requireAuth({ accept: ['password' as never] })).toThrow(TypeError);
+    expect(() => auth.optionalAuth({ accepts: ['id_token'] } as never)).toThrow(/unknown option "accepts"/);
+  });
+
+  it('throws TypeError from keysRouter() without keys', () => {
+    expect(() => dropsAuth({ authenticator }).keysRouter()).toThrow(/createKeyManager/);
+  });
+});

@@ -1,0 +1,86 @@
+import { DropsAuthError, NotFoundError, type Authenticator, type KeyManager } from '@drops/auth';
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { authMiddleware } from './auth-middleware.js';
+import type { DropsAuthState } from './drops-auth-state.js';
+import { readJsonBody } from './read-json-body.js';
+import { respondWithError } from './respond-with-error.js';
+
+type KeysContext = Context & { state: DropsAuthState; params: Record<string, string> };
+
+/** Runs a route body and answers its drops-auth errors (400, 401, 404, 413, 503) as JSON. */
+function route(handler: (ctx: KeysContext) => Promise<void>) {
+  return async (ctx: Context): Promise<void> => {
+    try {
+      await handler(ctx as KeysContext);
+    } catch (error) {
+      if (error instanceof DropsAuthError) return respondWithError(ctx, error);
+      throw error;
+    }
+  };
+}
+
+function methodNotAllowed(allow: readonly string[]) {
+  return (ctx: Context): void => {
+    ctx.status = 405;
+    ctx.set('allow', allow.join(', '));
+    ctx.body = { error: `method not allowed: use ${allow.join(' or ')}` };
+  };
+}
+
+/**
+ * The `/keys` routes on `@koa/router`:
+ *
+ * - `POST /keys` (ID token only; optional JSON `{"name": "ci-main"}`) -> `201 {apiKey, id, prefix, name, createdAt}`
+ * - `GET /keys` -> `200 {"keys": [{id, prefix, name, createdAt, lastUsedAt}]}`, newest first
+ * - `DELETE /keys/:id` -> `204`; `404` for no active key of the caller's with that id; `400` for
+ *   an id that is not 64 lowercase hex
+ *
+ * Authentication (API key or ID token) runs for every method and path under `/keys` before
+ * routing, so an unauthenticated caller gets the uniform 401, never a 404 or 405 that would
+ * reveal what exists.
+ * @internal Reached through `dropsAuth(...).keysRouter()`.
+ */
+export function createKeysRouter(authenticator: Authenticator, keys: KeyManager): Router {
+  const router = new Router();
+  const authenticate = authMiddleware(authenticator, false) as (ctx: Context, next: Next) => Promise<void>;
+
+  router.all('/keys{/*rest}', authenticate);
+
+  router.post(
+    '/keys',
+    route(async (ctx) => {
+      const minted = await keys.mint(ctx.state.auth, await readJsonBody(ctx));
+      ctx.status = 201;
+      ctx.set('cache-control', 'no-store');
+      ctx.body = minted;
+    }),
+  );
+
+  router.get(
+    '/keys',
+    route(async (ctx) => {
+      ctx.set('cache-control', 'no-store');
+      ctx.body = { keys: await keys.list(ctx.state.auth) };
+    }),
+  );
+
+  router.delete(
+    '/keys/:id',
+    route(async (ctx) => {
+      await keys.revoke(ctx.state.auth, ctx.params['id'] ?? '');
+      ctx.status = 204;
+    }),
+  );
+
+  router.all('/keys', methodNotAllowed(['GET', 'POST']));
+  router.all('/keys/:id', methodNotAllowed(['DELETE']));
+  router.all(
+    '/keys{/*rest}',
+    route(async () => {
+      throw new NotFoundError('not found');
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,38 @@
+import { DropsAuthError, InvalidRequestError } from '@drops/auth';
+import type { Context } from 'koa';
+
+/** Largest request body read by the key routes (a key request is `{"name": "…"}`). */
+export const MAX_KEY_REQUEST_BYTES = 16 * 1024;
+
+/** The body of a key request is larger than {@link MAX_KEY_REQUEST_BYTES}: a 413. */
+export class RequestTooLargeError extends DropsAuthError {
+  readonly code = 'ERR_REQUEST_TOO_LARGE';
+  readonly status = 413;
+}
+
+/**
+ * The JSON body of a request: what a body parser upstream already put on `ctx.request.body`,
+ * otherwise the raw body read here. Resolves `undefined` for an empty body; a body that is not
+ * JSON is a 400, a body over the limit a 413.
+ * @internal
+ */
+export async function readJsonBody(ctx: Context, limit = MAX_KEY_REQUEST_BYTES): Promise<unknown> {
+  const parsed = (ctx.request as { body?: unknown }).body;
+  if (parsed !== undefined) return parsed;
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limit) throw new RequestTooLargeError(`request body must be at most ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new RequestTooLargeError(`request body must be at most ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new InvalidRequestError('request body must be JSON, e.g. {"name": "ci-main"}');
+  }
+}
