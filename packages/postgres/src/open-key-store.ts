@@ -1,7 +1,7 @@
 import { migrateKeyStore } from './key-store-migrations.js';
 import { openPGlite, type OpenPGliteOptions } from './open-pglite.js';
 import { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+import { checkStoreSettings, PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 
 /** Store options the `open…KeyStore` factories pass on (the database is theirs). */
@@ -18,6 +18,7 @@ async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<P
 }
 
 function storeOptionsOf(options: OpenKeyStoreOptions): OpenKeyStoreOptions {
+  checkStoreSettings(options);
   const { minUseIntervalMs, flushIntervalMs, onError } = options;
   return {
     ...(minUseIntervalMs !== undefined ? { minUseIntervalMs } : {}),
@@ -36,8 +37,8 @@ function storeOptionsOf(options: OpenKeyStoreOptions): OpenKeyStoreOptions {
  * ```
  */
 export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKeyStoreOptions): Promise<PostgresKeyStore> {
-  const db = await openPostgres(options);
-  return storeOver(db, storeOptionsOf(options));
+  const storeOptions = storeOptionsOf(options);
+  return storeOver(await openPostgres(options), storeOptions);
 }
 
 /**
@@ -51,6 +52,6 @@ export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKe
  * ```
  */
 export async function openPGliteKeyStore(options: OpenPGliteOptions & OpenKeyStoreOptions): Promise<PostgresKeyStore> {
-  const db = await openPGlite(options);
-  return storeOver(db, storeOptionsOf(options));
+  const storeOptions = storeOptionsOf(options);
+  return storeOver(await openPGlite(options), storeOptions);
 }

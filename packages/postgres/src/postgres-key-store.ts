@@ -33,12 +33,10 @@ const SQL = {
     where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
 } as const;
 
-function checkOptions(options: PostgresKeyStoreOptions): void {
+/** Checks every option but `db`; the `open…KeyStore` factories call it before opening a database. */
+export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>): void {
   if (options === null || typeof options !== 'object') throw new TypeError('PostgresKeyStore: options are required');
-  const { db, minUseIntervalMs, flushIntervalMs, onError, closeDatabase } = options;
-  if (db === null || typeof db !== 'object' || typeof db.query !== 'function') {
-    throw new TypeError('PostgresKeyStore: db must be a Queryable (see fromPgPool and fromPGlite)');
-  }
+  const { minUseIntervalMs, flushIntervalMs, onError, closeDatabase } = options;
   if (minUseIntervalMs !== undefined && !(Number.isSafeInteger(minUseIntervalMs) && minUseIntervalMs >= 0)) {
     throw new TypeError('PostgresKeyStore: minUseIntervalMs must be a non-negative integer');
   }
@@ -48,6 +46,14 @@ function checkOptions(options: PostgresKeyStoreOptions): void {
   if (onError !== undefined && typeof onError !== 'function') throw new TypeError('PostgresKeyStore: onError must be a function');
   if (closeDatabase !== undefined && typeof closeDatabase !== 'boolean') {
     throw new TypeError('PostgresKeyStore: closeDatabase must be a boolean');
+  }
+}
+
+function checkOptions(options: PostgresKeyStoreOptions): void {
+  checkStoreSettings(options);
+  const { db } = options;
+  if (db === null || typeof db !== 'object' || typeof db.query !== 'function' || typeof db.close !== 'function') {
+    throw new TypeError('PostgresKeyStore: db must be a Queryable (see fromPgPool and fromPGlite)');
   }
 }
 
