@@ -90,9 +90,9 @@ export const signWith = {
   },
 } as const;
 
-async function newSigningKey(serial: number): Promise<LocalSigningKey> {
+async function newSigningKey(serial: number, kid?: string): Promise<LocalSigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
-  const kid = `local-${serial}-${Math.random().toString(36).slice(2, 10)}`;
+  kid ??= `local-${serial}-${Math.random().toString(36).slice(2, 10)}`;
   const publicJwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
   return { kid, privateKey, publicKey, publicJwk };
 }
@@ -268,16 +268,20 @@ export class LocalIdentityProvider {
 
   /**
    * Generates a new key pair, which becomes the current one. The old keys stay published unless
-   * `keepPrevious` is `false` (a key removed from the set must stop verifying).
+   * `keepPrevious` is `false` (a key removed from the set must stop verifying). `kid` names the
+   * new key (default a fresh one); reusing a published kid replaces that key.
    *
    * @example
    * ```ts
    * const { kid } = await idp.rotateKeys({ keepPrevious: false });
    * ```
    */
-  async rotateKeys(options: { readonly keepPrevious?: boolean } = {}): Promise<LocalSigningKey> {
-    const key = await newSigningKey(++this.#serial);
-    this.#keys = options.keepPrevious === false ? [key] : [...this.#keys, key];
+  async rotateKeys(
+    options: { readonly keepPrevious?: boolean; readonly kid?: string } = {},
+  ): Promise<LocalSigningKey> {
+    const key = await newSigningKey(++this.#serial, options.kid);
+    const kept = options.keepPrevious === false ? [] : this.#keys.filter((k) => k.kid !== key.kid);
+    this.#keys = [...kept, key];
     return key;
   }
 
