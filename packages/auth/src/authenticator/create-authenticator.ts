@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isApiKeyFormat } from '../api-key/api-key-format.js';
 import { keyIdOf } from '../api-key/key-id.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
@@ -88,6 +87,8 @@ export function parseAccept(accept: readonly CredentialType[] | undefined): read
   return parsed.data;
 }
 
+const NO_PRINCIPAL: Promise<null> = Promise.resolve(null);
+
 function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
   return typeof source === 'object' && source !== null && !Array.isArray(source);
 }
@@ -116,9 +117,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
   const clock = options.clock ?? systemClock;
 
+  // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
+  // as malformed, so a malformed secret never reaches hashing or the store.
   async function authenticateApiKey(secret: string): Promise<Principal> {
-    // Shape first: a malformed secret is refused before any hashing or store access.
-    if (!isApiKeyFormat(secret)) throw new UnauthenticatedError('malformed');
     const id = keyIdOf(secret);
     let key;
     try {
@@ -154,33 +155,27 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return { accountId, credential: 'id_token', claims };
   }
 
-  async function authenticateOptional(
-    source: AuthorizationSource,
-    authOptions?: AuthenticateOptions,
-  ): Promise<Principal | null> {
+  // Not async itself: it hands back the credential check's own promise, one await less per request.
+  function run(source: AuthorizationSource, authOptions: AuthenticateOptions | undefined, required: boolean): Promise<Principal | null> {
     const accept = authOptions?.accept === undefined ? ALL_CREDENTIAL_TYPES : authOptions.accept;
     const header = isHeadersLike(source) ? authorizationOf(source) : source;
     const credential = parseAuthorization(header);
     switch (credential.kind) {
       case 'absent':
-        return null;
+        return required ? Promise.reject(new UnauthenticatedError('missing')) : NO_PRINCIPAL;
       case 'malformed':
-        throw new UnauthenticatedError('malformed');
+        return Promise.reject(new UnauthenticatedError('malformed'));
       case 'api_key':
-        if (!accept.includes('api_key')) throw new UnauthenticatedError('wrong_credential_type');
+        if (!accept.includes('api_key')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
         return authenticateApiKey(credential.value);
       case 'id_token':
-        if (!accept.includes('id_token')) throw new UnauthenticatedError('wrong_credential_type');
+        if (!accept.includes('id_token')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
         return authenticateIdToken(credential.value);
     }
   }
 
   return {
-    authenticateOptional,
-    async authenticate(source, authOptions) {
-      const principal = await authenticateOptional(source, authOptions);
-      if (principal === null) throw new UnauthenticatedError('missing');
-      return principal;
-    },
+    authenticate: (source, authOptions) => run(source, authOptions, true) as Promise<Principal>,
+    authenticateOptional: (source, authOptions) => run(source, authOptions, false),
   };
 }

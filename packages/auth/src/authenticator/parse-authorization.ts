@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX } from '../api-key/api-key-format.js';
+import { API_KEY_PREFIX, isApiKeyFormat } from '../api-key/api-key-format.js';
 
 /** A header bag: the Fetch API's `Headers`, or Node's `IncomingHttpHeaders` (lowercase names). */
 export type HeadersLike =
@@ -38,29 +38,43 @@ export function authorizationOf(headers: HeadersLike): string | readonly string[
   return bag['authorization'] ?? bag['Authorization'];
 }
 
+const BEARER = [98, 101, 97, 114, 101, 114]; // "bearer"
+const SPACE = 32;
+const TAB = 9;
+
 /**
  * Parses an `Authorization` header value (RFC 7235: the scheme is case-insensitive, one or more
- * spaces before the credential) and tells an API key (`hp_…`) from an ID token. Anything that is
- * not exactly one Bearer token68 credential is `malformed`.
+ * spaces before the credential) and tells an API key from an ID token. Anything that is not
+ * exactly one Bearer token68 credential is `malformed`; so is a credential starting with `hp_`
+ * that is not exactly the API key format, so `api_key` always carries a well-formed secret.
  *
  * @example
  * ```ts
- * parseAuthorization('bearer hp_…');  // { kind: 'api_key', value: 'hp_…' }
+ * parseAuthorization('bearer hp_…');    // { kind: 'api_key', value: 'hp_…' }
  * parseAuthorization('Basic dXNlcg=='); // { kind: 'malformed' }
- * parseAuthorization(undefined);       // { kind: 'absent' }
+ * parseAuthorization(undefined);        // { kind: 'absent' }
  * ```
  */
 export function parseAuthorization(value: string | readonly string[] | null | undefined): BearerCredential {
   if (value === undefined || value === null) return ABSENT;
   if (typeof value !== 'string') return value.length === 0 ? ABSENT : MALFORMED;
   if (value.length > MAX_AUTHORIZATION_LENGTH) return MALFORMED;
-  const header = value.trim();
-  if (header.length < 8 || header.slice(0, 6).toLowerCase() !== 'bearer' || header.charCodeAt(6) !== 32) {
-    return MALFORMED;
+  // Hand-rolled rather than trim/toLowerCase/regex: this runs on every request (see docs/benchmarks.md).
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === SPACE || value.charCodeAt(start) === TAB)) start++;
+  while (end > start && (value.charCodeAt(end - 1) === SPACE || value.charCodeAt(end - 1) === TAB)) end--;
+  if (end - start < 8) return MALFORMED;
+  for (let i = 0; i < 6; i++) {
+    // `| 0x20` folds ASCII upper case to lower case; only the two cases of each letter match.
+    if ((value.charCodeAt(start + i) | 0x20) !== BEARER[i]) return MALFORMED;
   }
-  let start = 7;
-  while (header.charCodeAt(start) === 32) start++;
-  const credential = header.slice(start);
-  if (!TOKEN68.test(credential)) return MALFORMED;
-  return { kind: credential.startsWith(API_KEY_PREFIX) ? 'api_key' : 'id_token', value: credential };
+  if (value.charCodeAt(start + 6) !== SPACE) return MALFORMED;
+  let at = start + 7;
+  while (value.charCodeAt(at) === SPACE) at++;
+  const credential = at === 7 && end === value.length ? value.slice(7) : value.slice(at, end);
+  if (credential.startsWith(API_KEY_PREFIX)) {
+    return isApiKeyFormat(credential) ? { kind: 'api_key', value: credential } : MALFORMED;
+  }
+  return TOKEN68.test(credential) ? { kind: 'id_token', value: credential } : MALFORMED;
 }

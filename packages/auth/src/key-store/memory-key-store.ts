@@ -2,6 +2,7 @@ import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.j
 
 interface MemoryRow {
   readonly record: NewKeyRecord;
+  readonly active: ActiveKey;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
@@ -26,13 +27,18 @@ export class MemoryKeyStore implements KeyStore {
 
   async create(key: NewKeyRecord): Promise<void> {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
-    this.#rows.set(key.id, { record: { ...key }, lastUsedAt: null, revokedAt: null });
+    this.#rows.set(key.id, {
+      record: { ...key },
+      active: Object.freeze({ id: key.id, accountId: key.accountId }),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
   }
 
   async findActive(id: string): Promise<ActiveKey | null> {
     const row = this.#rows.get(id);
     if (row === undefined || row.revokedAt !== null) return null;
-    return { id, accountId: row.record.accountId };
+    return row.active;
   }
 
   async listByAccount(accountId: string): Promise<KeyRecord[]> {

@@ -1,0 +1,59 @@
+/**
+ * Throughput measurement shared by the benchmarks: run an operation for a bounded time after a
+ * warm-up, one at a time or with N in flight, and report operations per second.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Runs `fn` (sync) in a tight loop for `ms`; returns ops/s. */
+export function syncOpsPerSec(fn, { ms = 1500, warmupMs = 300 } = {}) {
+  const loop = (budget) => {
+    let n = 0;
+    const start = performance.now();
+    let now = start;
+    while (now - start < budget) {
+      for (let i = 0; i < 256; i++) fn(i);
+      n += 256;
+      now = performance.now();
+    }
+    return (n * 1000) / (now - start);
+  };
+  loop(warmupMs);
+  return loop(ms);
+}
+
+/** Runs async `fn` with `concurrency` calls in flight for `ms`; returns ops/s. */
+export async function asyncOpsPerSec(fn, { ms = 1500, warmupMs = 300, concurrency = 1 } = {}) {
+  const run = async (budget) => {
+    let n = 0;
+    const start = performance.now();
+    const deadline = start + budget;
+    const worker = async () => {
+      while (performance.now() < deadline) {
+        for (let i = 0; i < 16; i++) await fn(n + i);
+        n += 16;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return (n * 1000) / (performance.now() - start);
+  };
+  await run(warmupMs);
+  return run(ms);
+}
+
+export const fmt = (opsPerSec) =>
+  opsPerSec >= 1e6 ? `${(opsPerSec / 1e6).toFixed(2)} M/s` : `${(opsPerSec / 1e3).toFixed(1)} k/s`;
+
+/**
+ * Measures several contenders in interleaved rounds (A B C, A B C, …) and keeps each one's best
+ * round, so a neighbour's burst of load on a shared machine skews no single contender.
+ * `contenders` maps a name to `() => Promise<number>` (one measurement, ops/s).
+ */
+export async function interleaved(contenders, rounds = 5) {
+  const best = Object.fromEntries(Object.keys(contenders).map((k) => [k, 0]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, measure] of Object.entries(contenders)) {
+      best[name] = Math.max(best[name], await measure());
+    }
+  }
+  return best;
+}
