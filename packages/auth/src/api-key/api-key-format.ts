@@ -29,3 +29,16 @@ export const KEY_ID_PATTERN = /^[0-9a-f]{64}$/;
 export function isApiKeyFormat(value: string): boolean {
   return value.length === API_KEY_LENGTH && API_KEY_PATTERN.test(value);
 }
+
+/**
+ * Whether `value` is shaped like a key id (64 lowercase hex characters).
+ *
+ * @example
+ * ```ts
+ * isKeyId('0'.repeat(64)); // true
+ * isKeyId('ABC');          // false
+ * ```
+ */
+export function isKeyId(value: string): boolean {
+  return value.length === 64 && KEY_ID_PATTERN.test(value);
+}
