@@ -1,0 +1,39 @@
+import type { Authenticator, KeyManager } from '@drops/auth';
+import type { DropsAuthExpress } from '@drops/auth-express';
+import type { Queryable } from '@drops/auth-postgres';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { BillingRepository } from './db/billing-repository.js';
+import type { DropsRepository } from './db/drops-repository.js';
+import type { VanityRepository } from './db/vanity-repository.js';
+import type { DevIdentityProvider } from './identity/dev-identity-provider.js';
+
+/** Whether the process is draining for shutdown (health checks answer 503, connections close). */
+export interface Lifecycle {
+  shuttingDown: boolean;
+}
+
+/** Everything `createApp` needs; tests build it with their own database, clock and logger. */
+export interface AppDeps {
+  readonly config: Pick<
+    Config,
+    'maxBodyBytes' | 'maxDropBytes' | 'anonymousDeployLimit' | 'anonymousDeployWindowMs' | 'trustProxy' | 'publicUrl'
+  >;
+  readonly authenticator: Authenticator;
+  readonly keys: KeyManager;
+  readonly db: Queryable;
+  readonly logger: Logger;
+  /** The built-in development identity provider, or `null` when a real one is configured. */
+  readonly devIdentity: DevIdentityProvider | null;
+  /** Milliseconds since the epoch, for drop times and expiry. */
+  readonly clock: () => number;
+  readonly lifecycle: Lifecycle;
+}
+
+/** What route factories receive: the deps, the repositories and the bound drops-auth middleware. */
+export interface RouteContext extends AppDeps {
+  readonly auth: DropsAuthExpress;
+  readonly drops: DropsRepository;
+  readonly vanity: VanityRepository;
+  readonly billing: BillingRepository;
+}

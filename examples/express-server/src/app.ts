@@ -1,0 +1,68 @@
+import { dropsAuth } from '@drops/auth-express';
+import express, { type Express } from 'express';
+import type { AppDeps, RouteContext } from './app-deps.js';
+import { BillingRepository } from './db/billing-repository.js';
+import { DropsRepository } from './db/drops-repository.js';
+import { VanityRepository } from './db/vanity-repository.js';
+import { finalErrorHandler } from './http/final-error-handler.js';
+import { notFound } from './http/http-error.js';
+import { requestLogger } from './logger.js';
+import { billingRoutes } from './routes/billing.js';
+import { deployRoutes } from './routes/deploy.js';
+import { devTokenRoutes } from './routes/dev-token.js';
+import { dropsRoutes } from './routes/drops.js';
+import { healthzRoutes } from './routes/healthz.js';
+import { keysRoutes } from './routes/keys.js';
+import { serveRoutes } from './routes/serve.js';
+import { vanityRoutes } from './routes/vanity.js';
+import { whoamiRoutes } from './routes/whoami.js';
+
+/**
+ * Builds the reference server's Express app. Each account route family is mounted behind its
+ * authentication, so a request without a valid credential anywhere under `/keys`, `/drops`,
+ * `/vanity`, `/billing`, `/whoami` or `/deploy/…` is the uniform 401 before any routing (never a
+ * 404 or 405 that tells what exists).
+ */
+export function createApp(deps: AppDeps): Express {
+  const auth = dropsAuth({ authenticator: deps.authenticator, keys: deps.keys });
+  const ctx: RouteContext = {
+    ...deps,
+    auth,
+    drops: new DropsRepository(deps.db),
+    vanity: new VanityRepository(deps.db),
+    billing: new BillingRepository(deps.db),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(requestLogger(deps.logger));
+  app.use((_req, res, next) => {
+    if (deps.lifecycle.shuttingDown) res.setHeader('connection', 'close');
+    next();
+  });
+
+  app.use('/healthz', healthzRoutes(ctx));
+  if (deps.devIdentity !== null) app.use('/dev', devTokenRoutes(ctx, deps.devIdentity));
+  app.use('/keys', keysRoutes(ctx));
+  app.use('/deploy', deployRoutes(ctx));
+  app.use('/drops', auth.requireAuth(), dropsRoutes(ctx));
+  app.use('/vanity', auth.requireAuth(), vanityRoutes(ctx));
+  app.use('/billing', auth.requireAuth(), billingRoutes(ctx));
+  app.use('/whoami', auth.requireAuth(), whoamiRoutes(ctx));
+  app.use(serveRoutes(ctx));
+  app.use((_req, _res, next) => next(notFound()));
+
+  app.use(
+    auth.errorHandler({
+      onError(err, req) {
+        const reason = (err as { reason?: unknown }).reason;
+        // Server-side only: why a credential was refused, or which dependency failed.
+        req.res!.locals['authFailure'] = { code: err.code, ...(reason !== undefined ? { reason } : {}) };
+        if (err.status >= 500) req.log?.warn({ err: err.cause ?? err }, 'authentication unavailable');
+      },
+    }),
+  );
+  app.use(finalErrorHandler());
+  return app;
+}

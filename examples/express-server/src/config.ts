@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/** Where the ID tokens come from. */
+export type IdentityConfig =
+  | { readonly kind: 'firebase'; readonly projectId: string }
+  | { readonly kind: 'oidc'; readonly issuer: string; readonly audience: readonly string[]; readonly jwksUrl: string }
+  /** The built-in development identity provider (`POST /dev/token`); never in production. */
+  | { readonly kind: 'dev' };
+
+/** Where keys, drops, vanity names and plans are kept. */
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string }
+  /** Embedded PGlite in a folder, or `':memory:'`. */
+  | { readonly kind: 'pglite'; readonly dataDir: string };
+
+/** The server's configuration, parsed from the environment by {@link loadConfig}. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Base of drop URLs in responses; default: the origin the request was made to. */
+  readonly publicUrl: string | null;
+  readonly production: boolean;
+  readonly identity: IdentityConfig;
+  readonly database: DatabaseConfig;
+  /** Largest request body (a deploy or an append), in bytes. */
+  readonly maxBodyBytes: number;
+  /** Largest drop after appends, in bytes. */
+  readonly maxDropBytes: number;
+  /** Anonymous `POST /deploy` per client address per window. */
+  readonly anonymousDeployLimit: number;
+  readonly anonymousDeployWindowMs: number;
+  /** Express `trust proxy` setting: which `X-Forwarded-For` hops to believe for the client address. */
+  readonly trustProxy: boolean | number | string;
+  readonly logLevel: string;
+  readonly logFormat: 'json' | 'pretty';
+  readonly sweepIntervalMs: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+/** The configuration is unusable; `message` lists every problem, one per line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MiB = 1024 * 1024;
+
+// Unset and empty variables are the same thing.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const envSchema = z.object({
+  PORT: optional(integer(0, 65_535)),
+  HOST: optional(z.string()),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''))),
+  NODE_ENV: optional(z.string()),
+  FIREBASE_PROJECT_ID: optional(z.string().regex(/^[a-z0-9][a-z0-9-]{4,28}[a-z0-9]$/, 'not a Firebase project id')),
+  AUTH_ISSUER: optional(z.string()),
+  AUTH_AUDIENCE: optional(z.string()),
+  AUTH_JWKS_URL: optional(z.url()),
+  DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
+  DATA_DIR: optional(z.string()),
+  MAX_BODY_BYTES: optional(integer(1, 1024 * MiB)),
+  MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
+  ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
+  ANON_DEPLOY_WINDOW_SECONDS: optional(integer(1, 86_400)),
+  TRUST_PROXY: optional(z.string()),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+  LOG_FORMAT: optional(z.enum(['json', 'pretty'])),
+  SWEEP_INTERVAL_SECONDS: optional(integer(1, 86_400)),
+  SHUTDOWN_TIMEOUT_MS: optional(integer(0, 600_000)),
+});
+
+function trustProxyOf(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value; // e.g. "loopback" or "10.0.0.0/8, 127.0.0.1"
+}
+
+/**
+ * Parses the environment of DESIGN.md (plus operational settings) into a {@link Config}. Every
+ * problem is reported at once in a {@link ConfigError}: the server refuses to start rather than
+ * run half-configured.
+ *
+ * | var | default |
+ * |---|---|
+ * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
+ * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider (not in production) |
+ * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
+ */
+export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const production = e.NODE_ENV === 'production';
+
+  const oidcVars = { AUTH_ISSUER: e.AUTH_ISSUER, AUTH_AUDIENCE: e.AUTH_AUDIENCE, AUTH_JWKS_URL: e.AUTH_JWKS_URL };
+  const oidcSet = Object.entries(oidcVars).filter(([, v]) => v !== undefined);
+  let identity: IdentityConfig = { kind: 'dev' };
+  if (e.FIREBASE_PROJECT_ID !== undefined && oidcSet.length > 0) {
+    problems.push('set either FIREBASE_PROJECT_ID or AUTH_ISSUER/AUTH_AUDIENCE/AUTH_JWKS_URL, not both');
+  } else if (e.FIREBASE_PROJECT_ID !== undefined) {
+    identity = { kind: 'firebase', projectId: e.FIREBASE_PROJECT_ID };
+  } else if (oidcSet.length === 3) {
+    const audience = e.AUTH_AUDIENCE!.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
+    if (audience.length === 0) problems.push('AUTH_AUDIENCE: must name at least one audience');
+    identity = { kind: 'oidc', issuer: e.AUTH_ISSUER!, audience, jwksUrl: e.AUTH_JWKS_URL! };
+  } else if (oidcSet.length > 0) {
+    const missing = Object.keys(oidcVars).filter((k) => !oidcSet.some(([name]) => name === k));
+    problems.push(`AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL go together; missing ${missing.join(', ')}`);
+  } else if (production) {
+    problems.push(
+      'NODE_ENV=production needs an identity provider: set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL (the development identity provider is refused in production)',
+    );
+  }
+
+  const database: DatabaseConfig =
+    e.DATABASE_URL !== undefined ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR ?? '.data' };
+  if (e.DATABASE_URL !== undefined && e.DATA_DIR !== undefined) {
+    problems.push('set either DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite), not both');
+  }
+
+  const maxBodyBytes = e.MAX_BODY_BYTES ?? 10 * MiB;
+  const maxDropBytes = e.MAX_DROP_BYTES ?? 100 * MiB;
+  if (maxDropBytes < maxBodyBytes) problems.push('MAX_DROP_BYTES must be at least MAX_BODY_BYTES');
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: e.PORT ?? 8787,
+    host: e.HOST ?? '127.0.0.1',
+    publicUrl: e.PUBLIC_URL ?? null,
+    production,
+    identity,
+    database,
+    maxBodyBytes,
+    maxDropBytes,
+    anonymousDeployLimit: e.ANON_DEPLOY_LIMIT ?? 10,
+    anonymousDeployWindowMs: (e.ANON_DEPLOY_WINDOW_SECONDS ?? 60) * 1000,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? (options.isTty === true && !production ? 'pretty' : 'json'),
+    sweepIntervalMs: (e.SWEEP_INTERVAL_SECONDS ?? 60) * 1000,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+  };
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
+
+/**
+ * Log paths never written: credentials travel in these headers. API keys and ID tokens appear
+ * nowhere else in what is logged (bodies are not logged; a key's id and prefix are fine).
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+/** Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted. */
+export function createLogger(
+  options: { level: string; format?: 'json' | 'pretty' },
+  destination?: DestinationStream,
+): Logger {
+  const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  if (destination !== undefined) return pino(base, destination);
+  if (options.format === 'pretty') {
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } });
+  }
+  return pino(base);
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * One log line per request with a request id: the caller's `X-Request-Id` when it is sane, a new
+ * UUID otherwise, echoed in the response. Authentication refusals add their (server-side only)
+ * reason, set by the error handler in `res.locals.authFailure`.
+ */
+export function requestLogger(logger: Logger): HttpLogger {
+  return pinoHttp({
+    logger,
+    genReqId(req: IncomingMessage, res: ServerResponse) {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('x-request-id', id);
+      return id;
+    },
+    customLogLevel(_req, res, err) {
+      if (err !== undefined || res.statusCode >= 500) return 'error';
+      return 'info';
+    },
+    customProps(_req, res) {
+      const failure = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['authFailure'];
+      return failure === undefined ? {} : { auth: failure };
+    },
+  });
+}

@@ -1,0 +1,113 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAuthenticator, createKeyManager } from '@drops/auth';
+import { PostgresKeyStore, type Queryable } from '@drops/auth-postgres';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { Lifecycle } from './app-deps.js';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { DropsRepository } from './db/drops-repository.js';
+import { openDatabase } from './db/open-database.js';
+import { createIdentity } from './identity/create-identity.js';
+import { startSweeper, type Sweeper } from './sweeper.js';
+
+/** A listening server and what it holds open. */
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound. */
+  readonly url: string;
+  readonly app: Express;
+  readonly server: Server;
+  readonly db: Queryable;
+  readonly sweeper: Sweeper;
+  /**
+   * Graceful shutdown: stop accepting, let requests in flight finish (at most
+   * `shutdownTimeoutMs`, then cut them), stop the sweeper, flush the key store, close the database.
+   */
+  close(): Promise<void>;
+}
+
+/** What tests may replace. */
+export interface StartOptions {
+  readonly logger: Logger;
+  readonly clock?: () => number;
+}
+
+/**
+ * Opens the database, migrates it, builds the app from the configuration and listens. The
+ * one function `main.ts` calls, and what tests call to run the real thing in process.
+ */
+export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
+  const { logger } = options;
+  const clock = options.clock ?? Date.now;
+  const identity = createIdentity(config.identity);
+  const db = await openDatabase(config.database);
+  const keyStore = new PostgresKeyStore({
+    db,
+    onError: (error) => logger.warn({ err: error }, 'recording key use failed; will retry'),
+  });
+  const lifecycle: Lifecycle = { shuttingDown: false };
+  const app = createApp({
+    config,
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),
+    keys: createKeyManager({ keyStore }),
+    db,
+    logger,
+    devIdentity: identity.dev,
+    clock,
+    lifecycle,
+  });
+  const sweeper = startSweeper({ drops: new DropsRepository(db), intervalMs: config.sweepIntervalMs, clock, logger });
+
+  const server = createServer(app);
+  // Slow or idle clients must not hold the process open forever.
+  server.requestTimeout = 5 * 60_000;
+  server.headersTimeout = 60_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await sweeper.stop();
+    await keyStore.close();
+    await db.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+
+  identity.verifier.warmUp().catch((error: unknown) => logger.warn({ err: error }, 'identity provider key set not reachable yet'));
+
+  let closing: Promise<void> | null = null;
+  const close = async (): Promise<void> => {
+    lifecycle.shuttingDown = true;
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections that go idle while draining are closed as they do.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs).unref());
+    const outcome = await Promise.race([drained.then(() => 'drained' as const), deadline]);
+    clearInterval(idle);
+    if (outcome === 'timeout') {
+      logger.warn('shutdown timeout: closing connections still open');
+      server.closeAllConnections();
+      await drained;
+    }
+    await sweeper.stop();
+    await keyStore.close();
+    await db.close();
+  };
+
+  return {
+    url,
+    app,
+    server,
+    db,
+    sweeper,
+    close: () => (closing ??= close()),
+  };
+}
