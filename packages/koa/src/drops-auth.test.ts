@@ -321,5 +321,8 @@ describe('options are checked at creation', () => {
 
   it('throws TypeError from keysRouter() without keys', () => {
     expect(() => dropsAuth({ authenticator }).keysRouter()).toThrow(/createKeyManager/);
+    const withKeys = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: new MemoryKeyStore() }) });
+    expect(() => withKeys.keysRouter({ bodyLimit: 0 })).toThrow(TypeError);
+    expect(() => withKeys.keysRouter({ limit: 10 } as never)).toThrow(/unknown option "limit"/);
   });
 });

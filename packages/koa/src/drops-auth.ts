@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { authMiddleware, type AuthMiddlewareOptions } from './auth-middleware.js';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
-import { createKeysRouter } from './keys-router.js';
+import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
 
 /** Options of {@link dropsAuth}. */
 export interface DropsAuthOptions {
@@ -30,9 +30,10 @@ export interface DropsAuthKoa {
   /**
    * A `@koa/router` router with `POST /keys` (ID token only), `GET /keys` and
    * `DELETE /keys/:id`. Mount it with `app.use(router.routes())`; it answers its own 404 and 405.
-   * Throws `TypeError` when `dropsAuth` was created without `keys`.
+   * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413.
+   * Throws `TypeError` when `dropsAuth` was created without `keys`, or for a bad option.
    */
-  keysRouter(): Router;
+  keysRouter(options?: KeysRouterOptions): Router;
 }
 
 function isAuthenticator(value: unknown): value is Authenticator {
@@ -99,11 +100,11 @@ export function dropsAuth(options: DropsAuthOptions): DropsAuthKoa {
   return {
     requireAuth: (routeOptions) => authMiddleware(authenticator, false, routeOptions),
     optionalAuth: (routeOptions) => authMiddleware(authenticator, true, routeOptions),
-    keysRouter() {
+    keysRouter(routerOptions) {
       if (keys === undefined) {
         throw new TypeError('keysRouter(): pass keys: createKeyManager({ keyStore }) to dropsAuth()');
       }
-      return createKeysRouter(authenticator, keys);
+      return createKeysRouter(authenticator, keys, routerOptions);
     },
   };
 }

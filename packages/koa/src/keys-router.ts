@@ -3,8 +3,14 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { authMiddleware } from './auth-middleware.js';
 import type { DropsAuthState } from './drops-auth-state.js';
-import { readJsonBody } from './read-json-body.js';
+import { DEFAULT_KEYS_BODY_LIMIT, readJsonBody } from './read-json-body.js';
 import { respondWithError } from './respond-with-error.js';
+
+/** Options of `keysRouter()`. */
+export interface KeysRouterOptions {
+  /** Largest `POST /keys` body read, in bytes; over it a 413. Default 16 384. */
+  bodyLimit?: number;
+}
 
 type KeysContext = Context & { state: DropsAuthState; params: Record<string, string> };
 
@@ -24,7 +30,7 @@ function methodNotAllowed(allow: readonly string[]) {
   return (ctx: Context): void => {
     ctx.status = 405;
     ctx.set('allow', allow.join(', '));
-    ctx.body = { error: `method not allowed: use ${allow.join(' or ')}` };
+    ctx.body = { error: `method not allowed; use ${allow.join(', ')}` };
   };
 }
 
@@ -41,7 +47,19 @@ function methodNotAllowed(allow: readonly string[]) {
  * reveal what exists.
  * @internal Reached through `dropsAuth(...).keysRouter()`.
  */
-export function createKeysRouter(authenticator: Authenticator, keys: KeyManager): Router {
+export function createKeysRouter(
+  authenticator: Authenticator,
+  keys: KeyManager,
+  options: KeysRouterOptions = {},
+): Router {
+  if (typeof options !== 'object' || options === null) throw new TypeError('keysRouter(): options must be an object');
+  for (const key of Object.keys(options)) {
+    if (key !== 'bodyLimit') throw new TypeError(`keysRouter(): unknown option "${key}"`);
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_KEYS_BODY_LIMIT;
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit <= 0) {
+    throw new TypeError('keysRouter(): bodyLimit must be a positive integer (bytes)');
+  }
   const router = new Router();
   const authenticate = authMiddleware(authenticator, false) as (ctx: Context, next: Next) => Promise<void>;
 
@@ -50,7 +68,7 @@ export function createKeysRouter(authenticator: Authenticator, keys: KeyManager)
   router.post(
     '/keys',
     route(async (ctx) => {
-      const minted = await keys.mint(ctx.state.auth, await readJsonBody(ctx));
+      const minted = await keys.mint(ctx.state.auth, await readJsonBody(ctx, bodyLimit));
       ctx.status = 201;
       ctx.set('cache-control', 'no-store');
       ctx.body = minted;

@@ -1,12 +1,19 @@
 import { DropsAuthError, InvalidRequestError } from '@drops/auth';
 import type { Context } from 'koa';
 
-/** Largest request body read by the key routes (a key request is `{"name": "…"}`). */
-export const MAX_KEY_REQUEST_BYTES = 16 * 1024;
+/** Default largest `POST /keys` body, in bytes (a key request is `{"name": "…"}`). */
+export const DEFAULT_KEYS_BODY_LIMIT = 16 * 1024;
 
-/** The body of a key request is larger than {@link MAX_KEY_REQUEST_BYTES}: a 413. */
-export class RequestTooLargeError extends DropsAuthError {
-  readonly code = 'ERR_REQUEST_TOO_LARGE';
+/**
+ * The request body was larger than the route accepts. Answers `413 {"error": …}`.
+ *
+ * @example
+ * ```ts
+ * throw new PayloadTooLargeError('request body must be at most 16384 bytes');
+ * ```
+ */
+export class PayloadTooLargeError extends DropsAuthError {
+  readonly code = 'ERR_PAYLOAD_TOO_LARGE';
   readonly status = 413;
 }
 
@@ -16,16 +23,16 @@ export class RequestTooLargeError extends DropsAuthError {
  * JSON is a 400, a body over the limit a 413.
  * @internal
  */
-export async function readJsonBody(ctx: Context, limit = MAX_KEY_REQUEST_BYTES): Promise<unknown> {
+export async function readJsonBody(ctx: Context, limit = DEFAULT_KEYS_BODY_LIMIT): Promise<unknown> {
   const parsed = (ctx.request as { body?: unknown }).body;
   if (parsed !== undefined) return parsed;
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limit) throw new RequestTooLargeError(`request body must be at most ${limit} bytes`);
+  if (declared > limit) throw new PayloadTooLargeError(`request body must be at most ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new RequestTooLargeError(`request body must be at most ${limit} bytes`);
+    if (size > limit) throw new PayloadTooLargeError(`request body must be at most ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
