@@ -1,13 +1,27 @@
 import type { QueryOptions, QueryResult, Queryable, SqlExecutor } from './queryable.js';
 
-/** What {@link fromPgPool} uses of a `pg` client: structurally, so `pg` stays an optional peer. */
+/**
+ * What {@link fromPgPool} uses of a `pg` client: structurally, so `pg` stays an optional peer.
+ *
+ * @example
+ * ```ts
+ * const client: PgClientLike = await pool.connect();
+ * ```
+ */
 export interface PgClientLike {
   query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
   query(text: string): Promise<unknown>;
   release(error?: Error | boolean): void;
 }
 
-/** What {@link fromPgPool} uses of a `pg.Pool`. A real `pg.Pool` satisfies it. */
+/**
+ * What {@link fromPgPool} uses of a `pg.Pool`. A real `pg.Pool` satisfies it.
+ *
+ * @example
+ * ```ts
+ * const pool: PgPoolLike = new pg.Pool();
+ * ```
+ */
 export interface PgPoolLike {
   query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
   connect(): Promise<PgClientLike>;
@@ -15,7 +29,14 @@ export interface PgPoolLike {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-/** Options of {@link fromPgPool}. */
+/**
+ * Options of {@link fromPgPool}.
+ *
+ * @example
+ * ```ts
+ * fromPgPool(pool, { onIdleError: (err) => log.warn({ err }, 'idle PostgreSQL connection dropped') });
+ * ```
+ */
 export interface FromPgPoolOptions {
   /**
    * Called when an idle pooled connection fails (the server restarted, the network dropped it).

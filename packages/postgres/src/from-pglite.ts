@@ -1,12 +1,26 @@
 import type { QueryResult, Queryable, SqlExecutor } from './queryable.js';
 
-/** What {@link fromPGlite} uses of a PGlite transaction. */
+/**
+ * What {@link fromPGlite} uses of a PGlite transaction.
+ *
+ * @example
+ * ```ts
+ * await pglite.transaction(async (tx: PGliteTransactionLike) => tx.query('select 1'));
+ * ```
+ */
 export interface PGliteTransactionLike {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
   exec(sql: string): Promise<unknown>;
 }
 
-/** What {@link fromPGlite} uses of a PGlite instance: structurally, so PGlite stays an optional peer. */
+/**
+ * What {@link fromPGlite} uses of a PGlite instance: structurally, so PGlite stays an optional peer.
+ *
+ * @example
+ * ```ts
+ * const db: PGliteLike = await PGlite.create('.data');
+ * ```
+ */
 export interface PGliteLike extends PGliteTransactionLike {
   transaction<T>(fn: (tx: PGliteTransactionLike) => Promise<T>): Promise<T>;
   close(): Promise<void>;

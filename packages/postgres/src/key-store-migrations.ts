@@ -2,10 +2,24 @@ import type { Migration } from './migration.js';
 import { migrate, type MigrateResult } from './migrate.js';
 import type { Queryable } from './queryable.js';
 
-/** The migration set name of the key table in `drops_schema_migrations`. */
+/**
+ * The migration set name of the key table in `drops_schema_migrations`.
+ *
+ * @example
+ * ```ts
+ * await migrate(db, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations }); // = migrateKeyStore(db)
+ * ```
+ */
 export const KEY_STORE_NAMESPACE = 'drops_auth_keys';
 
-/** The table {@link PostgresKeyStore} keeps keys in. */
+/**
+ * The table {@link PostgresKeyStore} keeps keys in.
+ *
+ * @example
+ * ```ts
+ * await db.query(`select count(*) from ${KEYS_TABLE} where revoked_at is null`);
+ * ```
+ */
 export const KEYS_TABLE = 'drops_auth_keys';
 
 /**
@@ -16,6 +30,12 @@ export const KEYS_TABLE = 'drops_auth_keys';
  * - `minted_by_*`: the login that minted the key (the ID token's `sub`, sign-in provider,
  *   `auth_time`).
  * - A partial index serves listing an account's active keys newest first.
+ *
+ * @example
+ * ```ts
+ * // Apply them with your own tooling instead of migrate(), in version order:
+ * for (const m of keyStoreMigrations) console.log(m.version, m.name, m.sql);
+ * ```
  */
 export const keyStoreMigrations: readonly Migration[] = Object.freeze([
   {

@@ -1,7 +1,14 @@
 import type { Migration } from './migration.js';
 import type { Queryable, SqlExecutor } from './queryable.js';
 
-/** Options of {@link migrate}. */
+/**
+ * Options of {@link migrate}.
+ *
+ * @example
+ * ```ts
+ * const options: MigrateOptions = { namespace: 'drops_server', migrations };
+ * ```
+ */
 export interface MigrateOptions {
   /**
    * The name of the migration set, e.g. `drops_auth_keys` or `drops_server`. Several sets live in
@@ -18,7 +25,15 @@ export interface MigrateResult {
   readonly applied: number[];
 }
 
-/** The table that records applied migrations, for every namespace. */
+/**
+ * The table that records applied migrations, for every namespace: `(namespace, version, name,
+ * applied_at)`.
+ *
+ * @example
+ * ```ts
+ * await db.query(`select version from ${MIGRATIONS_TABLE} where namespace = $1`, ['drops_server']);
+ * ```
+ */
 export const MIGRATIONS_TABLE = 'drops_schema_migrations';
 
 // One advisory lock for every namespace: migrations are rare, and the bookkeeping table itself

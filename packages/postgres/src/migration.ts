@@ -1,6 +1,14 @@
 /**
  * One step of a schema's history. Versions only grow; a migration, once applied anywhere, is never
  * edited (add a new one instead).
+ *
+ * @example
+ * ```ts
+ * const migrations: Migration[] = [
+ *   { version: 1, name: 'drops', sql: 'create table drops (slug text primary key)' },
+ *   { version: 2, name: 'drops owner', sql: 'alter table drops add column owner text' },
+ * ];
+ * ```
  */
 export interface Migration {
   /** A positive integer, unique within its set. Migrations apply in increasing order. */

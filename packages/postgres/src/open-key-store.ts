@@ -4,7 +4,14 @@ import { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
 import { checkStoreSettings, PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 
-/** Store options the `open…KeyStore` factories pass on (the database is theirs). */
+/**
+ * Store options the `open…KeyStore` factories pass on (the database is theirs).
+ *
+ * @example
+ * ```ts
+ * await openPGliteKeyStore({ dataDir: '.data', minUseIntervalMs: 300_000 });
+ * ```
+ */
 export type OpenKeyStoreOptions = Omit<PostgresKeyStoreOptions, 'db' | 'closeDatabase'>;
 
 async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<PostgresKeyStore> {

@@ -1,7 +1,14 @@
 import { fromPGlite } from './from-pglite.js';
 import type { Queryable } from './queryable.js';
 
-/** Options of {@link openPGlite}. */
+/**
+ * Options of {@link openPGlite} (and {@link openPGliteKeyStore}).
+ *
+ * @example
+ * ```ts
+ * const options: OpenPGliteOptions = { dataDir: process.env.DATA_DIR ?? '.data' };
+ * ```
+ */
 export interface OpenPGliteOptions {
   /** A folder for the data (created if missing), or `':memory:'` for a database that ends with the process. */
   readonly dataDir: string;

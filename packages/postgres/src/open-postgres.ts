@@ -1,7 +1,14 @@
 import { fromPgPool } from './from-pg-pool.js';
 import type { Queryable } from './queryable.js';
 
-/** Options of {@link openPostgres}. */
+/**
+ * Options of {@link openPostgres} (and {@link openPostgresKeyStore}).
+ *
+ * @example
+ * ```ts
+ * const options: OpenPostgresOptions = { connectionString: 'postgres://drops@db.internal/drops', maxConnections: 20 };
+ * ```
+ */
 export interface OpenPostgresOptions {
   /** A PostgreSQL URL, e.g. `postgres://user:pass@db.internal:5432/drops`. */
   readonly connectionString: string;

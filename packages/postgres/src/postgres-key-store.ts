@@ -3,7 +3,14 @@ import { KEYS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
 
-/** Options of {@link PostgresKeyStore}. */
+/**
+ * Options of {@link PostgresKeyStore}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresKeyStoreOptions = { db, flushIntervalMs: 10_000, onError: (err) => log.warn({ err }) };
+ * ```
+ */
 export interface PostgresKeyStoreOptions {
   /** The database, from {@link fromPgPool} or {@link fromPGlite}, already migrated ({@link migrateKeyStore}). */
   readonly db: Queryable;

@@ -1,9 +1,23 @@
-/** Rows a query answered with. Both `pg` and PGlite results have this shape. */
+/**
+ * Rows a query answered with. Both `pg` and PGlite results have this shape.
+ *
+ * @example
+ * ```ts
+ * const { rows }: QueryResult<{ n: number }> = await db.query('select 1 as n');
+ * ```
+ */
 export interface QueryResult<Row> {
   readonly rows: Row[];
 }
 
-/** Per-query hints an engine may use and another may ignore. */
+/**
+ * Per-query hints an engine may use and another may ignore.
+ *
+ * @example
+ * ```ts
+ * await db.query('select account_id from drops_auth_keys where id = $1', [id], { name: 'find_key' });
+ * ```
+ */
 export interface QueryOptions {
   /**
    * A name for the statement. With `pg` it becomes a named prepared statement, parsed once per
@@ -15,6 +29,14 @@ export interface QueryOptions {
 /**
  * Runs SQL on one database session: the part of {@link Queryable} that is also available inside a
  * transaction.
+ *
+ * @example
+ * ```ts
+ * await db.transaction(async (tx: SqlExecutor) => {
+ *   await tx.exec('create table a (id int); create table b (id int);');
+ *   await tx.query('insert into a values ($1)', [1]);
+ * });
+ * ```
  */
 export interface SqlExecutor {
   /** One statement with `$1`-style parameters. */
