@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { BACKENDS, bearer, useTestServer } from '../testing/test-server.js';
+
+describe.each(BACKENDS)('/keys (%s)', (backend) => {
+  const server = useTestServer({ backend });
+
+  it('mints with an ID token only, lists without secrets, revokes with 204 and the key is refused next', async () => {
+    const s = server();
+    const token = await s.token('key-owner');
+    const minted = await s.fetch('/keys', { method: 'POST', headers: bearer(token), body: JSON.stringify({ name: 'ci-main' }) });
+    expect(minted.status).toBe(201);
+    const key = (await minted.json()) as { apiKey: string; id: string; prefix: string; name: string; createdAt: string };
+    expect(key.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+    expect(key.name).toBe('ci-main');
+
+    const byKey = await s.fetch('/keys', { method: 'POST', headers: bearer(key.apiKey) });
+    expect(byKey.status).toBe(401);
+
+    const list = await s.fetch('/keys', { headers: bearer(key.apiKey) });
+    expect(list.status).toBe(200);
+    const text = await list.text();
+    expect(text).not.toContain(key.apiKey);
+    expect(JSON.parse(text)).toEqual({
+      keys: [{ id: key.id, prefix: key.prefix, name: 'ci-main', createdAt: key.createdAt, lastUsedAt: null }],
+    });
+
+    expect((await s.fetch('/whoami', { headers: bearer(key.apiKey) })).status).toBe(200);
+    const revoke = await s.fetch(`/keys/${key.id}`, { method: 'DELETE', headers: bearer(token) });
+    expect(revoke.status).toBe(204);
+    expect((await s.fetch('/whoami', { headers: bearer(key.apiKey) })).status).toBe(401);
+    expect((await s.fetch(`/keys/${key.id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(404);
+    expect(await (await s.fetch('/keys', { headers: bearer(token) })).json()).toEqual({ keys: [] });
+  });
+
+  it("refuses another account's key with 404, a bad id with 400, a bad body with 400", async () => {
+    const s = server();
+    const mine = await s.mintKey('owner-one');
+    const theirs = bearer(await s.token('owner-two'));
+    expect((await s.fetch(`/keys/${mine.id}`, { method: 'DELETE', headers: theirs })).status).toBe(404);
+    expect((await s.fetch('/keys/xyz', { method: 'DELETE', headers: theirs })).status).toBe(400);
+    const bad = await s.fetch('/keys', { method: 'POST', headers: theirs, body: '{"name":' });
+    expect(bad.status).toBe(400);
+    expect(typeof ((await bad.json()) as { error: unknown }).error).toBe('string');
+    // Still usable by its owner.
+    expect((await s.fetch('/whoami', { headers: bearer(mine.apiKey) })).status).toBe(200);
+  });
+});
+
+describe('/dev/token', () => {
+  describe('with the development identity provider', () => {
+    const server = useTestServer({ backend: 'pglite', idp: 'dev' });
+
+    it('issues an ID token that mints keys; the token is verified like any other', async () => {
+      const s = server();
+      const res = await s.fetch('/dev/token', { method: 'POST', body: JSON.stringify({ name: 'alice' }) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const { idToken, expiresIn, accountId } = (await res.json()) as { idToken: string; expiresIn: number; accountId: string };
+      expect(expiresIn).toBe(3600);
+      expect(accountId).toBe('alice');
+      const who = await s.fetch('/whoami', { headers: bearer(idToken) });
+      expect(await who.json()).toEqual({ accountId: 'alice', credential: 'id_token' });
+      // A tampered token is refused.
+      const [h, p] = idToken.split('.');
+      const forged = `${h}.${Buffer.from(JSON.stringify({ sub: 'mallory' })).toString('base64url')}.${idToken.split('.')[2]}`;
+      expect((await s.fetch('/whoami', { headers: bearer(forged) })).status).toBe(401);
+      expect(p).toBeTruthy();
+    });
+
+    it('defaults the name, and refuses bad input with 400', async () => {
+      const s = server();
+      const bare = await s.fetch('/dev/token', { method: 'POST' });
+      expect(((await bare.json()) as { accountId: string }).accountId).toBe('dev-user');
+      expect((await s.fetch('/dev/token', { method: 'POST', body: '{"name":"a b"}' })).status).toBe(400);
+      expect((await s.fetch('/dev/token', { method: 'POST', body: 'nope' })).status).toBe(400);
+      expect((await s.fetch('/dev/token')).status).toBe(405);
+    });
+  });
+
+  describe('with a configured identity provider', () => {
+    const server = useTestServer({ backend: 'pglite' });
+
+    it('does not exist', async () => {
+      expect((await server().fetch('/dev/token', { method: 'POST', body: '{"name":"alice"}' })).status).toBe(404);
+    });
+  });
+});
