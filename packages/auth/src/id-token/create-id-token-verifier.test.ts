@@ -186,6 +186,19 @@ describe('createIdTokenVerifier: the negative corpus', () => {
     }
   });
 
+  it('refuses bad signatures the same way when many verifications are in flight', async () => {
+    nowMs = T * 1000;
+    const good = Array.from({ length: 16 }, (_, i) => idp.mintIdToken({ sub: `g${i}` }));
+    const bad = good.map((t) => tamper(t, { ...validClaims(), sub: 'admin' }));
+    const short = good.map((t) => `${t.slice(0, t.lastIndexOf('.'))}.c2ln`);
+    const results = await Promise.allSettled([...good, ...bad, ...short].map((t) => verifier.verify(t)));
+    expect(results.slice(0, 16).every((r) => r.status === 'fulfilled')).toBe(true);
+    for (const r of results.slice(16)) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(UnauthenticatedError);
+    }
+  });
+
   it('answers every refusal with the same status, headers and body', async () => {
     nowMs = T * 1000;
     const errors: UnauthenticatedError[] = [];

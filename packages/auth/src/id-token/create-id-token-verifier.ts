@@ -1,5 +1,5 @@
 import { UnauthenticatedError } from '../errors/index.js';
-import { decodeCompactJwt } from './decode-compact-jwt.js';
+import { decodeJsonPart, splitCompactJwt } from './decode-compact-jwt.js';
 import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
 import {
   parseIdTokenVerifierOptions,
@@ -10,6 +10,9 @@ import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.j
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader } from './verify-header.js';
 import { verifyRs256Signature } from './verify-rs256-signature.js';
+
+/** Distinct acceptable headers remembered (forgotten all at once when full). */
+const MAX_ACCEPTED_HEADERS = 64;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -85,12 +88,29 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return hit.claims;
   }
 
+  /** Header part -> kid, for headers already found acceptable: one key's tokens share a header. */
+  const acceptedHeaders = new Map<string, string>();
+
+  function kidOf(headerPart: string): string {
+    let kid = acceptedHeaders.get(headerPart);
+    if (kid === undefined) {
+      kid = verifyHeader(decodeJsonPart(headerPart, 'header'));
+      if (acceptedHeaders.size >= MAX_ACCEPTED_HEADERS) acceptedHeaders.clear();
+      acceptedHeaders.set(headerPart, kid);
+    }
+    return kid;
+  }
+
   async function verifyFresh(token: string): Promise<IdTokenClaims> {
-    const { header, payload, signingInput, signature } = decodeCompactJwt(token);
-    const kid = verifyHeader(header);
+    const parts = splitCompactJwt(token);
+    const kid = kidOf(parts.header);
+    const payload = decodeJsonPart(parts.payload, 'payload');
     // Always yield once before the signature check, so every verification of a burst is counted
     // in `pending` by the time the first one picks its strategy.
     const key = await keySet.getKey(kid);
+    const signingInput = Buffer.from(parts.signingInput, 'latin1');
+    const signature = Buffer.from(parts.signature, 'base64url');
+    // Offload only when other verifications are waiting: one alone is faster done right here.
     const signed = verifyRs256Signature(key, signingInput, signature, pending > 1);
     const valid = typeof signed === 'boolean' ? signed : await signed;
     if (!valid) throw new UnauthenticatedError('invalid_token', 'signature does not verify');

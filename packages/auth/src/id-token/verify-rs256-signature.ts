@@ -7,6 +7,8 @@ import { verify, type KeyObject } from 'node:crypto';
  * operation takes tens of microseconds, less than the round trip to a worker thread. When other
  * verifications are in flight, the callback form runs it on libuv's thread pool, so several
  * cores share the work while the event loop stays free.
+ *
+ * Never throws: a signature the library cannot even process is simply not valid.
  */
 export function verifyRs256Signature(
   key: KeyObject,
@@ -14,11 +16,18 @@ export function verifyRs256Signature(
   signature: Buffer,
   offload: boolean,
 ): boolean | Promise<boolean> {
-  if (!offload) return verify('RSA-SHA256', signingInput, key, signature);
-  return new Promise((resolve, reject) => {
-    verify('RSA-SHA256', signingInput, key, signature, (error, valid) => {
-      if (error) reject(error);
-      else resolve(valid);
-    });
+  if (!offload) {
+    try {
+      return verify('RSA-SHA256', signingInput, key, signature);
+    } catch {
+      return false;
+    }
+  }
+  return new Promise((resolve) => {
+    try {
+      verify('RSA-SHA256', signingInput, key, signature, (error, valid) => resolve(!error && valid));
+    } catch {
+      resolve(false);
+    }
   });
 }
