@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { AppDeps, RouteContext } from './app-deps.js';
 import { BillingRepository } from './db/billing-repository.js';
 import { DropsRepository } from './db/drops-repository.js';
+import { guardAvailability } from './db/unavailable-database.js';
 import { VanityRepository } from './db/vanity-repository.js';
 import { finalErrorHandler } from './http/final-error-handler.js';
 import { notFound } from './http/http-error.js';
@@ -25,12 +26,14 @@ import { whoamiRoutes } from './routes/whoami.js';
  */
 export function createApp(deps: AppDeps): Express {
   const auth = dropsAuth({ authenticator: deps.authenticator, keys: deps.keys });
+  const db = guardAvailability(deps.db);
   const ctx: RouteContext = {
     ...deps,
+    db,
     auth,
-    drops: new DropsRepository(deps.db),
-    vanity: new VanityRepository(deps.db),
-    billing: new BillingRepository(deps.db),
+    drops: new DropsRepository(db),
+    vanity: new VanityRepository(db),
+    billing: new BillingRepository(db),
   };
 
   const app = express();

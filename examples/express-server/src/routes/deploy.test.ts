@@ -83,7 +83,7 @@ describe.each(BACKENDS)('/deploy (%s)', (backend) => {
 });
 
 describe('anonymous deploy rate limit', () => {
-  const server = useTestServer({ backend: 'pglite', env: { ANON_DEPLOY_LIMIT: '2', ANON_DEPLOY_WINDOW_SECONDS: '600' } });
+  const server = useTestServer({ backend: 'postgres', env: { ANON_DEPLOY_LIMIT: '2', ANON_DEPLOY_WINDOW_SECONDS: '600' } });
 
   it('limits anonymous deploys per address with a 429 JSON error, and never authenticated ones', async () => {
     const s = server();

@@ -44,11 +44,15 @@ describe.each(BACKENDS)('/keys (%s)', (backend) => {
     // Still usable by its owner.
     expect((await s.fetch('/whoami', { headers: bearer(mine.apiKey) })).status).toBe(200);
   });
+
+  it('has no /dev/token when an identity provider is configured', async () => {
+    expect((await server().fetch('/dev/token', { method: 'POST', body: '{"name":"alice"}' })).status).toBe(404);
+  });
 });
 
 describe('/dev/token', () => {
   describe('with the development identity provider', () => {
-    const server = useTestServer({ backend: 'pglite', idp: 'dev' });
+    const server = useTestServer({ backend: 'postgres', idp: 'dev' });
 
     it('issues an ID token that mints keys; the token is verified like any other', async () => {
       const s = server();
@@ -74,14 +78,6 @@ describe('/dev/token', () => {
       expect((await s.fetch('/dev/token', { method: 'POST', body: '{"name":"a b"}' })).status).toBe(400);
       expect((await s.fetch('/dev/token', { method: 'POST', body: 'nope' })).status).toBe(400);
       expect((await s.fetch('/dev/token')).status).toBe(405);
-    });
-  });
-
-  describe('with a configured identity provider', () => {
-    const server = useTestServer({ backend: 'pglite' });
-
-    it('does not exist', async () => {
-      expect((await server().fetch('/dev/token', { method: 'POST', body: '{"name":"alice"}' })).status).toBe(404);
     });
   });
 });
