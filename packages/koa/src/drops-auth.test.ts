@@ -296,6 +296,28 @@ describe('keysRouter()', () => {
     expect(await deep.json()).toEqual({ error: expect.any(String) });
   });
 
+  it('uses ctx.request.body when a body parser ran first', async () => {
+    const store = new MemoryKeyStore();
+    const auth = dropsAuth({
+      authenticator: createAuthenticator({ keyStore: store, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+      keys: createKeyManager({ keyStore: store }),
+    });
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      (ctx.request as { body?: unknown }).body = { name: 'from-parser' };
+      await next();
+    });
+    app.use(auth.keysRouter().routes());
+    const parsed = await listen(app);
+    try {
+      const res = await fetch(`${parsed.url}/keys`, { method: 'POST', headers: bearer(idp.mintIdToken()) });
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { name: string }).name).toBe('from-parser');
+    } finally {
+      await parsed.close();
+    }
+  });
+
   it('does not touch routes outside /keys', async () => {
     const res = await fetch(`${server.url}/keysmith`);
     expect(res.status).toBe(404);

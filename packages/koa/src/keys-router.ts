@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { authMiddleware } from './auth-middleware.js';
 import type { DropsAuthState } from './drops-auth-state.js';
-import { DEFAULT_KEYS_BODY_LIMIT, readJsonBody } from './read-json-body.js';
+import { DEFAULT_KEYS_BODY_LIMIT } from './payload-too-large-error.js';
+import { readJsonBody } from './read-json-body.js';
 import { respondWithError } from './respond-with-error.js';
 
 /** Options of `keysRouter()`. */

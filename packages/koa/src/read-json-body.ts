@@ -1,21 +1,6 @@
-import { DropsAuthError, InvalidRequestError } from '@drops/auth';
+import { InvalidRequestError } from '@drops/auth';
 import type { Context } from 'koa';
-
-/** Default largest `POST /keys` body, in bytes (a key request is `{"name": "…"}`). */
-export const DEFAULT_KEYS_BODY_LIMIT = 16 * 1024;
-
-/**
- * The request body was larger than the route accepts. Answers `413 {"error": …}`.
- *
- * @example
- * ```ts
- * throw new PayloadTooLargeError('request body must be at most 16384 bytes');
- * ```
- */
-export class PayloadTooLargeError extends DropsAuthError {
-  readonly code = 'ERR_PAYLOAD_TOO_LARGE';
-  readonly status = 413;
-}
+import { DEFAULT_KEYS_BODY_LIMIT, PayloadTooLargeError } from './payload-too-large-error.js';
 
 /**
  * The JSON body of a request: what a body parser upstream already put on `ctx.request.body`,
