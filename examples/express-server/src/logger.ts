@@ -29,6 +29,31 @@ export function createLogger(
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Request headers worth logging; any other header (where a misplaced secret might sit) is left out. */
+const LOGGED_HEADERS = ['host', 'user-agent', 'content-type', 'content-length', 'content-encoding', 'x-forwarded-for', 'authorization'];
+
+// Shapes of credentials, scrubbed from anything logged from the URL.
+const SECRET_SHAPES = /hp_[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.?[A-Za-z0-9_-]*/g;
+
+/** Replaces anything shaped like an API key or a JWT with `[redacted]`. */
+export function scrubSecrets(value: string): string {
+  return value.replace(SECRET_SHAPES, '[redacted]');
+}
+
+interface SerializedRequest {
+  id: unknown;
+  method: string;
+  url: string;
+  headers: Record<string, unknown>;
+  remoteAddress?: string;
+}
+
+function serializeRequest(req: SerializedRequest): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+  return { id: req.id, method: req.method, url: scrubSecrets(req.url), headers, remoteAddress: req.remoteAddress };
+}
+
 /**
  * One log line per request with a request id: the caller's `X-Request-Id` when it is sane, a new
  * UUID otherwise, echoed in the response. Authentication refusals add their (server-side only)
@@ -37,6 +62,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestLogger(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,
+    serializers: { req: serializeRequest },
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const given = req.headers['x-request-id'];
       const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

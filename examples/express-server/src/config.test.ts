@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has the defaults of DESIGN.md: 127.0.0.1:8787, PGlite in .data, the dev identity provider, 10 MiB bodies', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      identity: { kind: 'dev' },
+      database: { kind: 'pglite', dataDir: '.data' },
+      maxBodyBytes: 10 * 1024 * 1024,
+      production: false,
+      logFormat: 'json',
+    });
+  });
+
+  it('reads PostgreSQL, Firebase and a generic identity provider', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db:5432/drops',
+    });
+    expect(loadConfig({ DATA_DIR: ':memory:' }).database).toEqual({ kind: 'pglite', dataDir: ':memory:' });
+    expect(loadConfig({ FIREBASE_PROJECT_ID: 'my-project', NODE_ENV: 'production' }).identity).toEqual({
+      kind: 'firebase',
+      projectId: 'my-project',
+    });
+    expect(
+      loadConfig({
+        AUTH_ISSUER: 'https://auth.example.com',
+        AUTH_AUDIENCE: 'dashboard, cli',
+        AUTH_JWKS_URL: 'https://auth.example.com/jwks.json',
+      }).identity,
+    ).toEqual({ kind: 'oidc', issuer: 'https://auth.example.com', audience: ['dashboard', 'cli'], jwksUrl: 'https://auth.example.com/jwks.json' });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', FIREBASE_PROJECT_ID: ' ' }).port).toBe(8787);
+  });
+
+  it.each([
+    [{ NODE_ENV: 'production' }, /production needs an identity provider/],
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ AUTH_ISSUER: 'https://x' }, /missing AUTH_AUDIENCE, AUTH_JWKS_URL/],
+    [{ FIREBASE_PROJECT_ID: 'my-project', AUTH_ISSUER: 'https://x' }, /not both/],
+    [{ FIREBASE_PROJECT_ID: 'My Project' }, /FIREBASE_PROJECT_ID/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://x/db', DATA_DIR: '/tmp/x' }, /not both/],
+    [{ MAX_BODY_BYTES: '0' }, /MAX_BODY_BYTES/],
+    [{ MAX_BODY_BYTES: '2000', MAX_DROP_BYTES: '1000' }, /MAX_DROP_BYTES/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('refuses %j with a clear error', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reports every problem at once', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/db', DATA_DIR: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(2);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { LocalIdentityProvider } from '@drops/auth/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { bearer, startTestServer, type TestServer } from './testing/test-server.js';
+
+describe('two instances on one PostgreSQL database', () => {
+  let idp: LocalIdentityProvider;
+  let db: TestDatabase;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    idp = await LocalIdentityProvider.start();
+    db = await createTestDatabase();
+    // Started together on an empty database: the migrations must run exactly once between them.
+    [a, b] = await Promise.all([
+      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
+      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await idp?.close();
+    await db?.drop();
+  }, 30_000);
+
+  it('accepts on B a key minted on A, and refuses it on B the very next request after A revokes it', async () => {
+    const { apiKey, id } = await a.mintKey('shared-account');
+    const onB = await b.fetch('/whoami', { headers: bearer(apiKey) });
+    expect(onB.status).toBe(200);
+    expect(await onB.json()).toEqual({ accountId: 'shared-account', credential: 'api_key', keyId: id });
+    expect(((await (await b.fetch('/keys', { headers: bearer(apiKey) })).json()) as { keys: unknown[] }).keys).toHaveLength(1);
+
+    const revoked = await a.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'shared-account' })) });
+    expect(revoked.status).toBe(204);
+    expect((await b.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(401);
+    expect((await a.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(401);
+  });
+
+  it('revokes on B a key minted on A, and keeps it revoked on both', async () => {
+    const { apiKey, id } = await a.mintKey('other-account');
+    expect((await b.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
+    expect((await a.fetch('/drops', { headers: bearer(apiKey) })).status).toBe(401);
+    expect((await a.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'other-account' })) })).status).toBe(404);
+  });
+
+  it('shares drops, names and vanity names between instances', async () => {
+    const key = bearer((await a.mintKey('deployer')).apiKey);
+    expect((await a.fetch('/deploy?name=shared-site', { method: 'POST', headers: key, body: 'from A' })).status).toBe(201);
+    expect(await (await b.fetch('/d/shared-site')).text()).toBe('from A');
+    const listed = (await (await b.fetch('/drops', { headers: key })).json()) as { drops: Array<{ slug: string }> };
+    expect(listed.drops.map((d) => d.slug)).toEqual(['shared-site']);
+    expect((await b.fetch('/deploy?name=shared-site', { method: 'POST', headers: key, body: 'again' })).status).toBe(409);
+    expect((await b.fetch('/deploy/shared-site', { method: 'POST', headers: key, body: ' and B' })).status).toBe(200);
+    expect(await (await a.fetch('/d/shared-site')).text()).toBe('from A and B');
+
+    expect((await a.fetch('/vanity/shared', { method: 'PUT', headers: key, body: '{"slug":"shared-site"}' })).status).toBe(201);
+    const other = bearer(idp.mintIdToken({ sub: 'someone' }));
+    await b.fetch('/deploy?name=someones', { method: 'POST', headers: other, body: 's' });
+    expect((await b.fetch('/vanity/shared', { method: 'PUT', headers: other, body: '{"slug":"someones"}' })).status).toBe(409);
+  });
+
+  it('applied each migration once', async () => {
+    const { rows } = await a.running.db.query<{ namespace: string; n: string }>(
+      'select namespace, count(*)::text as n from drops_schema_migrations group by namespace order by namespace',
+    );
+    expect(rows).toEqual([
+      { namespace: 'drops_auth_keys', n: '1' },
+      { namespace: 'drops_server', n: '1' },
+    ]);
+  });
+});
