@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { UNAUTHENTICATED_MESSAGE } from '@drops/auth';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './testing/test-server.js';
+
+const run = promisify(execFile);
+
+async function quickstartScript(): Promise<string> {
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const match = /<!-- quickstart:begin -->\n```sh\n([\s\S]*?)```\n<!-- quickstart:end -->/.exec(readme);
+  if (match === null) throw new Error('README.md has no quickstart block');
+  return match[1]!;
+}
+
+describe('the README quickstart', () => {
+  const server = useTestServer({ backend: 'pglite', idp: 'dev' });
+
+  it('starts the way the README says', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain('npx pnpm@10 install && npx pnpm@10 start');
+    const root = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(root.scripts['start']).toContain('@drops/example-express-server start');
+  });
+
+  it('runs as written: token, mint, deploy, list, revoke, 401', async () => {
+    const s = server();
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', await quickstartScript()], {
+      env: { PATH: process.env['PATH'] ?? '', BASE: s.url },
+      timeout: 30_000,
+    });
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(7);
+    const [minted, deployed, page, list, revoked, refused, status] = lines as [string, string, string, string, string, string, string];
+
+    const key = JSON.parse(minted) as { apiKey: string; id: string; name: string };
+    expect(key.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+    expect(key.name).toBe('laptop');
+    const drop = JSON.parse(deployed) as { slug: string; owner: string; url: string; expiresAt: null };
+    expect(drop).toMatchObject({ owner: 'alice', expiresAt: null, url: `${s.url}/d/${drop.slug}` });
+    expect(page).toBe('<h1>Hello from drops</h1>');
+    expect((JSON.parse(list) as { drops: Array<{ slug: string }> }).drops.map((d) => d.slug)).toEqual([drop.slug]);
+    expect(revoked).toBe('204');
+    expect(JSON.parse(refused)).toEqual({ error: UNAUTHENTICATED_MESSAGE });
+    expect(status).toBe('401');
+  }, 60_000);
+});
