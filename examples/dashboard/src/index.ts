@@ -1,0 +1,3 @@
+export { dashboardConfig } from './dashboard-config.js';
+export type { DashboardConfig, FirebaseSignInProvider, FirebaseWebConfig, ServerIdentity } from './dashboard-config.js';
+export { dashboardStaticDir } from './static-dir.js';

@@ -1,0 +1,164 @@
+import { ApiError, type Api, type KeyInfo } from './api.js';
+import { Announcer, byId, focus, h } from './dom.js';
+import { timeOf } from './format.js';
+import { reportError } from './report-error.js';
+import { confirmRevoke } from './revoke-dialog.js';
+
+const labelOf = (key: { name: string | null; prefix: string }): string =>
+  key.name !== null && key.name !== '' ? `${key.name} (${key.prefix}…)` : `${key.prefix}…`;
+
+/**
+ * Mint, list and revoke keys. After a mint, focus goes to the secret; after "I have saved it" or
+ * a revoke, to the list's heading; after a cancelled revoke, back to its button.
+ */
+export class KeysView {
+  readonly #announcer: Announcer;
+  readonly #form = byId('mint-form', HTMLFormElement);
+  readonly #nameInput = byId('key-name', HTMLInputElement);
+  readonly #mintButton = byId('mint-button', HTMLButtonElement);
+  readonly #secretPanel = byId('secret-panel', HTMLDivElement);
+  readonly #secretName = byId('secret-name', HTMLSpanElement);
+  readonly #secret = byId('secret', HTMLInputElement);
+  readonly #copy = byId('copy-secret', HTMLButtonElement);
+  readonly #done = byId('secret-done', HTMLButtonElement);
+  readonly #heading = byId('keys-heading', HTMLHeadingElement);
+  readonly #empty = byId('keys-empty', HTMLParagraphElement);
+  readonly #table = byId('keys-table', HTMLTableElement);
+  readonly #body = byId('keys-body', HTMLTableSectionElement);
+  readonly #dialog = byId('revoke-dialog', HTMLDialogElement);
+  readonly #dialogName = byId('revoke-name', HTMLSpanElement);
+  #api: Api | null = null;
+  #secretKeyId: string | null = null;
+
+  constructor(announcer: Announcer) {
+    this.#announcer = announcer;
+    this.#form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#mint();
+    });
+    this.#copy.addEventListener('click', () => void this.#copySecret());
+    this.#secret.addEventListener('focus', () => this.#secret.select());
+    this.#done.addEventListener('click', () => {
+      this.#hideSecret();
+      focus(this.#heading);
+    });
+  }
+
+  /** Shows the signed-in account's keys. */
+  async start(api: Api): Promise<void> {
+    this.#api = api;
+    await this.refresh();
+  }
+
+  /** Forgets everything shown (on sign-out or an expired session), the secret first. */
+  stop(): void {
+    this.#api = null;
+    this.#hideSecret();
+    this.#form.reset();
+    this.#body.replaceChildren();
+    this.#table.hidden = true;
+    this.#empty.hidden = true;
+    if (this.#dialog.open) this.#dialog.close();
+  }
+
+  async refresh(): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    this.#table.setAttribute('aria-busy', 'true');
+    try {
+      const keys = await api.listKeys();
+      if (this.#api === api) this.#render(keys);
+    } catch (error) {
+      reportError(this.#announcer, error);
+    } finally {
+      this.#table.removeAttribute('aria-busy');
+    }
+  }
+
+  #render(keys: readonly KeyInfo[]): void {
+    this.#empty.hidden = keys.length > 0;
+    this.#table.hidden = keys.length === 0;
+    this.#body.replaceChildren(
+      ...keys.map((key) => {
+        const revoke = h('button', { type: 'button', class: 'link-danger', 'aria-label': `Revoke key ${labelOf(key)}` }, 'Revoke');
+        revoke.addEventListener('click', () => void this.#revoke(key, revoke));
+        return h(
+          'tr',
+          { 'data-key-id': key.id },
+          h('td', {}, key.name !== null && key.name !== '' ? key.name : h('span', { class: 'unnamed' }, 'unnamed')),
+          h('td', {}, h('code', { class: 'prefix' }, `${key.prefix}…`)),
+          h('td', {}, timeOf(key.createdAt, '')),
+          h('td', {}, timeOf(key.lastUsedAt, 'Never')),
+          h('td', { class: 'actions-cell' }, revoke),
+        );
+      }),
+    );
+  }
+
+  async #mint(): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    const name = this.#nameInput.value.trim();
+    this.#mintButton.disabled = true;
+    try {
+      const minted = await api.mintKey(name);
+      if (this.#api !== api) return;
+      this.#form.reset();
+      this.#secretKeyId = minted.id;
+      this.#secretName.textContent = labelOf(minted);
+      this.#secret.value = minted.apiKey;
+      this.#secretPanel.hidden = false;
+      this.#announcer.status(`Key ${labelOf(minted)} minted. Copy it now: it cannot be shown again.`);
+      focus(this.#secret);
+      await this.refresh();
+    } catch (error) {
+      reportError(this.#announcer, error);
+    } finally {
+      this.#mintButton.disabled = false;
+    }
+  }
+
+  async #copySecret(): Promise<void> {
+    const secret = this.#secret.value;
+    try {
+      await navigator.clipboard.writeText(secret);
+      this.#announcer.status('Key copied to the clipboard.');
+    } catch {
+      // No clipboard access (permissions, or not a secure context): select it for Ctrl+C.
+      focus(this.#secret);
+      this.#announcer.alert('Could not copy automatically. The key is selected: press Ctrl+C (or ⌘C) to copy it.');
+    }
+  }
+
+  #hideSecret(): void {
+    this.#secret.value = '';
+    this.#secretName.textContent = '';
+    this.#secretKeyId = null;
+    this.#secretPanel.hidden = true;
+  }
+
+  async #revoke(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    if (!(await confirmRevoke(this.#dialog, this.#dialogName, labelOf(key)))) {
+      focus(button);
+      return;
+    }
+    button.disabled = true;
+    try {
+      await api.revokeKey(key.id);
+      if (this.#secretKeyId === key.id) this.#hideSecret();
+      this.#announcer.status(`Key ${labelOf(key)} revoked. Requests made with it now get 401.`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        this.#announcer.status(`Key ${labelOf(key)} was already revoked.`);
+      } else {
+        button.disabled = false;
+        reportError(this.#announcer, error);
+        return;
+      }
+    }
+    await this.refresh();
+    if (this.#api === api) focus(this.#heading);
+  }
+}

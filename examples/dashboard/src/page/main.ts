@@ -1,0 +1,66 @@
+import type { DashboardConfig } from '../dashboard-config.js';
+import { createApi } from './api.js';
+import { Announcer, byId, focus } from './dom.js';
+import { DropsView } from './drops-view.js';
+import { KeysView } from './keys-view.js';
+import { Session, type SessionEndReason } from './session.js';
+import { SignInView, type SignedIn } from './sign-in-view.js';
+
+// The page is served at /dashboard/ by the API server itself: the API is on the same origin.
+const baseUrl = location.origin;
+
+async function loadConfig(): Promise<DashboardConfig> {
+  try {
+    const res = await fetch(new URL('config.json', document.baseURI), { cache: 'no-store', credentials: 'omit' });
+    if (res.ok) return (await res.json()) as DashboardConfig;
+    return { identity: { mode: 'unavailable', reason: `The dashboard configuration could not be loaded (the server answered ${res.status}).` } };
+  } catch {
+    return { identity: { mode: 'unavailable', reason: 'The server could not be reached. Reload the page to try again.' } };
+  }
+}
+
+async function start(): Promise<void> {
+  const announcer = new Announcer(byId('status', HTMLDivElement), byId('alert', HTMLDivElement));
+  const accountView = byId('account-view', HTMLDivElement);
+  const accountBar = byId('account-bar', HTMLDivElement);
+  const accountLabel = byId('account-label', HTMLElement);
+  const accountHeading = byId('account-heading', HTMLHeadingElement);
+  const keys = new KeysView(announcer);
+  const drops = new DropsView(announcer, baseUrl);
+  let session: Session | null = null;
+
+  const config = await loadConfig();
+
+  const onEnd = (reason: SessionEndReason): void => {
+    session = null;
+    keys.stop();
+    drops.stop();
+    accountView.hidden = true;
+    accountBar.hidden = true;
+    accountLabel.textContent = '';
+    signIn.show();
+    announcer.status(reason === 'expired' ? 'Your session expired. Sign in again.' : 'Signed out.');
+  };
+
+  const onSignedIn = ({ source, grant }: SignedIn): void => {
+    session?.end('signed-out');
+    const current = new Session(source, grant, { onEnd });
+    session = current;
+    const api = createApi(current, baseUrl);
+    signIn.hide();
+    accountLabel.textContent = current.accountLabel;
+    accountBar.hidden = false;
+    accountView.hidden = false;
+    focus(accountHeading);
+    announcer.status(`Signed in as ${current.accountLabel}.`);
+    void Promise.all([keys.start(api), drops.start(api)]);
+  };
+
+  const signIn = new SignInView(config, baseUrl, announcer, onSignedIn);
+  byId('sign-out', HTMLButtonElement).addEventListener('click', () => void session?.signOut());
+
+  byId('loading', HTMLParagraphElement).hidden = true;
+  signIn.show();
+}
+
+void start();
