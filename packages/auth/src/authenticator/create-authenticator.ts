@@ -5,7 +5,7 @@ import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type HeadersLike } from './parse-authorization.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -87,6 +87,14 @@ export function parseAccept(accept: readonly CredentialType[] | undefined): read
   return parsed.data;
 }
 
+function keyStoreUnavailable(cause: unknown): UnavailableError {
+  return cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 const NO_PRINCIPAL: Promise<null> = Promise.resolve(null);
 
 function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
@@ -119,18 +127,36 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
-  async function authenticateApiKey(secret: string): Promise<Principal> {
+  function authenticateApiKey(secret: string): Promise<Principal> {
     const id = keyIdOf(secret);
-    let key;
+    let found: ReturnType<KeyStore['findActive']>;
     try {
-      key = await keyStore.findActive(id);
+      found = keyStore.findActive(id);
     } catch (cause) {
-      throw cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
+      return Promise.reject(keyStoreUnavailable(cause));
     }
+    // A store answering from memory returns the key itself: no promise round-trip on the hot path.
+    if (found === null || !isThenable(found)) {
+      try {
+        return Promise.resolve(apiKeyPrincipal(id, found));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return Promise.resolve(found).then(
+      (key) => apiKeyPrincipal(id, key),
+      (cause: unknown) => {
+        throw keyStoreUnavailable(cause);
+      },
+    );
+  }
+
+  function apiKeyPrincipal(id: string, key: ActiveKey | null): Principal {
     if (key === null) throw new UnauthenticatedError('unknown_key');
     keyStore.recordUse(id, new Date(clock()));
     return { accountId: key.accountId, credential: 'api_key', keyId: id };
   }
+
 
   async function authenticateIdToken(token: string): Promise<Principal> {
     if (idTokenVerifier === undefined) throw new UnauthenticatedError('wrong_credential_type', 'no identity provider');

@@ -57,8 +57,12 @@ export interface ActiveKey {
 export interface KeyStore {
   /** Stores a new active key. Rejects if the id already exists. */
   create(key: NewKeyRecord): Promise<void>;
-  /** The active (not revoked) key with this id, or `null` when it is unknown or revoked. */
-  findActive(id: string): Promise<ActiveKey | null>;
+  /**
+   * The active (not revoked) key with this id, or `null` when it is unknown or revoked. A store
+   * that answers from memory may return the value itself rather than a promise: the authenticator
+   * then skips a promise round-trip on the hot path.
+   */
+  findActive(id: string): Promise<ActiveKey | null> | ActiveKey | null;
   /** The account's active keys, newest first. */
   listByAccount(accountId: string): Promise<KeyRecord[]>;
   /**

@@ -35,7 +35,7 @@ export class MemoryKeyStore implements KeyStore {
     });
   }
 
-  async findActive(id: string): Promise<ActiveKey | null> {
+  findActive(id: string): ActiveKey | null {
     const row = this.#rows.get(id);
     if (row === undefined || row.revokedAt !== null) return null;
     return row.active;
