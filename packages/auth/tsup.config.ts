@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', cli: 'src/cli/main.ts' },
+  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'testing/conformance': 'src/testing/conformance.ts', cli: 'src/cli/main.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

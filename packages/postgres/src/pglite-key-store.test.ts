@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing';
+import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { migrate } from './migrate.js';

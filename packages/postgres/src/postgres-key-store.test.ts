@@ -1,5 +1,5 @@
 import { UnavailableError } from '@drops/auth';
-import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing';
+import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';

@@ -1,7 +1,4 @@
-export {
-  describeKeyStoreConformance,
-  sampleKeyRecord,
-  type KeyStoreHarness,
-  type KeyStoreCapabilities,
-} from './key-store-conformance.js';
+// Test helpers with no test-runner dependency: safe to import from a development server too.
+// The KeyStore conformance suite needs vitest and lives at `@drops/auth/testing/conformance`.
+export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';

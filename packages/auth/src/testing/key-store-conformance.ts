@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
-import type { KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+import type { KeyStore } from '../key-store/key-store.js';
+import { sampleKeyRecord } from './sample-key-record.js';
 
 /** What a store under test is made of. */
 export interface KeyStoreHarness {
@@ -17,24 +18,6 @@ export interface KeyStoreHarness {
   readonly flushUses?: () => Promise<void>;
   /** Releases everything the harness made. */
   readonly cleanup?: () => Promise<void>;
-}
-
-let counter = 0;
-
-/** A fresh key record for tests, with a real id and prefix from {@link generateApiKey}. */
-export function sampleKeyRecord(overrides: Partial<NewKeyRecord> = {}): NewKeyRecord & { secret: string } {
-  const key = generateApiKey();
-  counter += 1;
-  return {
-    secret: key.secret,
-    id: key.id,
-    prefix: key.prefix,
-    accountId: 'acct_conformance',
-    name: `key-${counter}`,
-    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, counter)),
-    provenance: { subject: 'user_1', signInProvider: 'google.com', authTime: new Date(Date.UTC(2026, 0, 1)) },
-    ...overrides,
-  };
 }
 
 /** What a store claims beyond the base contract; each claim adds the tests that prove it. */
