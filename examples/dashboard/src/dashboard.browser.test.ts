@@ -1,0 +1,200 @@
+/**
+ * The whole lifecycle in real Chromium (Debian's `chromium`, driven by playwright-core): the
+ * reference server in process (PGlite in memory, development identity provider) with the built
+ * page mounted at /dashboard, a person signs in, mints a key, copies it, the test uses it against
+ * the API, the person revokes it, and the API refuses it.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestServer, type TestServer } from '../../express-server/src/testing/test-server.js';
+import { serveWithDashboard } from '../test/serve-with-dashboard.js';
+import { dashboardConfig } from './dashboard-config.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = new URL('../../../docs/images/dashboard.png', import.meta.url);
+const UNIFORM_401 = { error: 'missing or invalid API key: sign in to the dashboard to mint one' };
+
+describe('dashboard in Chromium', () => {
+  let server: TestServer;
+  let front: { url: string; close(): Promise<void> };
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const requests: Request[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
+    }
+    server = await startTestServer({ backend: 'pglite', idp: 'dev' });
+    front = await serveWithDashboard(server.running.app, dashboardConfig({ kind: 'dev' }));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({
+      viewport: { width: 1100, height: 900 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      colorScheme: 'light',
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: front.url });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('request', (request) => requests.push(request));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await front?.close();
+    await server?.close();
+  });
+
+  const activeId = (): Promise<string> => page.evaluate(() => document.activeElement?.id ?? '');
+  const statusText = (): Promise<string> => page.locator('#status').innerText();
+
+  it('signs in, mints and copies a key that works, revokes it, and the API then answers 401', async () => {
+    // Something to list under "Drops": alice deploys one with an ID token.
+    const deployed = await server.fetch('/deploy?name=alice-site', {
+      method: 'POST',
+      headers: { ...bearer(await server.token('alice')), 'content-type': 'text/html' },
+      body: '<h1>hello</h1>',
+    });
+    expect(deployed.status).toBe(201);
+
+    // The address people type, without the slash, lands on the page.
+    await page.goto(`${front.url}/dashboard`);
+    expect(page.url()).toBe(`${front.url}/dashboard/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('alice');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.getByRole('heading', { name: 'API keys and drops' }).waitFor();
+    await expect.poll(activeId).toBe('account-heading');
+    expect(await page.locator('#account-label').innerText()).toBe('alice');
+    await page.getByRole('link', { name: 'alice-site' }).waitFor();
+    await page.getByText('No keys yet.').waitFor();
+
+    // The ID token lives in memory only.
+    const stored = await page.evaluate(async () => ({
+      local: localStorage.length,
+      session: sessionStorage.length,
+      cookie: document.cookie,
+      idb: (await indexedDB.databases()).length,
+    }));
+    expect(stored).toEqual({ local: 0, session: 0, cookie: '', idb: 0 });
+
+    // Mint: the secret is shown once, focused, with the warning.
+    await page.getByLabel('Key name', { exact: true }).fill('ci-main');
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    await expect.poll(activeId).toBe('secret');
+    const secret = await page.getByLabel('API key', { exact: true }).inputValue();
+    expect(secret).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+    expect(await page.locator('#secret-warning').innerText()).toContain('it cannot be shown again');
+    await expect.poll(statusText).toContain('Key ci-main');
+
+    // Copy it as a person would, and read it back from the clipboard.
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(statusText).toBe('Key copied to the clipboard.');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(secret);
+
+    // The key works against the API, from outside the browser.
+    const whoami = await server.fetch('/whoami', { headers: bearer(copied) });
+    expect(whoami.status).toBe(200);
+    expect(await whoami.json()).toMatchObject({ accountId: 'alice', credential: 'api_key' });
+
+    // The list shows it by name and prefix.
+    const row = page.getByRole('row', { name: /ci-main/ });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(`${secret.slice(0, 10)}…`);
+
+    // Done with the secret: it leaves the page, focus goes to the list.
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await expect.poll(activeId).toBe('keys-heading');
+    expect(await page.locator('#secret').inputValue()).toBe('');
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+
+    // A second key, then the screenshot of the dashboard with keys listed.
+    await page.getByLabel('Key name', { exact: true }).fill('deploy-preview');
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    await expect.poll(activeId).toBe('secret');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await page.getByRole('row', { name: /deploy-preview/ }).waitFor();
+    mkdirSync(new URL('.', SCREENSHOT), { recursive: true });
+    await page.evaluate(() => {
+      document.querySelector('#status')!.textContent = '';
+    });
+    await page.screenshot({ path: SCREENSHOT.pathname, fullPage: true });
+
+    // Revoke asks first: Escape cancels and gives focus back to the button.
+    const revoke = page.getByRole('button', { name: `Revoke key ci-main (${secret.slice(0, 10)}…)` });
+    await revoke.click();
+    const dialog = page.getByRole('dialog', { name: /Revoke key ci-main/ });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await revoke.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await server.fetch('/whoami', { headers: bearer(copied) })).status).toBe(200);
+
+    // Confirmed: revoked, gone from the list, focus on the list.
+    await revoke.click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(statusText).toContain('Key ci-main');
+    await expect.poll(statusText).toContain('revoked');
+    await page.getByRole('row', { name: /ci-main/ }).waitFor({ state: 'detached' });
+    await expect.poll(activeId).toBe('keys-heading');
+    expect(await page.getByRole('row', { name: /deploy-preview/ }).count()).toBe(1);
+
+    // The API refuses the revoked key, with the uniform 401.
+    const after = await server.fetch('/whoami', { headers: bearer(copied) });
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual(UNIFORM_401);
+
+    expect(await page.locator('#alert').innerText()).toBe('');
+  });
+
+  it('loads nothing from outside the server, and no Firebase code in development mode', () => {
+    const urls = requests.map((r) => r.url());
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url.startsWith(`${front.url}/`), url).toBe(true);
+    expect(urls.filter((u) => /firebase/i.test(u))).toEqual([]);
+  });
+
+  it('returns to sign-in when the API answers 401 (an expired session), and signs in again by keyboard', async () => {
+    await page.route('**/drops', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify(UNIFORM_401) }),
+    );
+    await page.getByRole('button', { name: 'Refresh drops' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expect.poll(activeId).toBe('sign-in-heading');
+    await expect.poll(statusText).toBe('Your session expired. Sign in again.');
+    expect(await page.locator('#account-view').isHidden()).toBe(true);
+    expect(await page.locator('#keys-body tr').count()).toBe(0);
+    expect(await page.locator('#alert').innerText()).toBe('');
+    await page.unroute('**/drops');
+
+    // Keyboard only: Tab to the name, type, Enter; Tab to the key name, type, Enter.
+    await page.keyboard.press('Tab');
+    expect(await activeId()).toBe('dev-name');
+    await page.keyboard.type('bob');
+    await page.keyboard.press('Enter');
+    await expect.poll(activeId).toBe('account-heading');
+    expect(await page.locator('#account-label').innerText()).toBe('bob');
+    await page.getByText('No keys yet.').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await activeId()).toBe('key-name');
+    await page.keyboard.type('bob-ci');
+    await page.keyboard.press('Enter');
+    await expect.poll(activeId).toBe('secret');
+    const bobKey = await page.locator('#secret').inputValue();
+    const whoami = await server.fetch('/whoami', { headers: bearer(bobKey) });
+    expect(await whoami.json()).toMatchObject({ accountId: 'bob', credential: 'api_key' });
+
+    // Sign out forgets everything shown.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(activeId).toBe('sign-in-heading');
+    expect(await page.locator('#secret').inputValue()).toBe('');
+  });
+});
