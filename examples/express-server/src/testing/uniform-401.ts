@@ -1,0 +1,50 @@
+import { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from '@drops/auth';
+
+/** The exact bytes of the one 401 body (DESIGN.md, "401 body"). */
+export const UNIFORM_401_BODY = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
+
+/** What a client can observe of an answer, minus what legitimately varies (date, request id). */
+export interface AnswerSnapshot {
+  readonly status: number;
+  /** The body's bytes, as hex, so any difference at all shows. */
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string | null>>;
+}
+
+/** Headers that could tell two failures apart. */
+export const COMPARED_HEADERS = [
+  'content-type',
+  'content-length',
+  'www-authenticate',
+  'cache-control',
+  'retry-after',
+  'allow',
+  'etag',
+  'location',
+  'set-cookie',
+] as const;
+
+/** Reads a fetch `Response` into an {@link AnswerSnapshot}. */
+export async function snapshotOf(res: Response): Promise<AnswerSnapshot> {
+  const body = Buffer.from(await res.arrayBuffer()).toString('hex');
+  const headers: Record<string, string | null> = {};
+  for (const name of COMPARED_HEADERS) headers[name] = res.headers.get(name);
+  return { status: res.status, body, headers };
+}
+
+/** The snapshot every authentication failure must equal. */
+export const UNIFORM_401: AnswerSnapshot = {
+  status: 401,
+  body: Buffer.from(UNIFORM_401_BODY).toString('hex'),
+  headers: {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(UNIFORM_401_BODY)),
+    'www-authenticate': BEARER_CHALLENGE,
+    'cache-control': 'no-store',
+    'retry-after': null,
+    allow: null,
+    etag: null,
+    location: null,
+    'set-cookie': null,
+  },
+};
