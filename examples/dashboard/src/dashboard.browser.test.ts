@@ -22,6 +22,8 @@ describe('dashboard in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   const requests: Request[] = [];
+  // Includes Content Security Policy violations: the page runs under the strict development CSP.
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
@@ -43,6 +45,9 @@ describe('dashboard in Chromium', () => {
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('request', (request) => requests.push(request));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
   });
 
   afterAll(async () => {
@@ -160,6 +165,7 @@ describe('dashboard in Chromium', () => {
     expect(urls.length).toBeGreaterThan(0);
     for (const url of urls) expect(url.startsWith(`${front.url}/`), url).toBe(true);
     expect(urls.filter((u) => /firebase/i.test(u))).toEqual([]);
+    expect(consoleErrors.filter((e) => !e.includes('401'))).toEqual([]);
   });
 
   it('returns to sign-in when the API answers 401 (an expired session), and signs in again by keyboard', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { DashboardConfig } from '../src/dashboard-config.js';
+import { dashboardHeaders } from '../src/dashboard-headers.js';
 import { dashboardStaticDir } from '../src/static-dir.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
@@ -14,7 +15,7 @@ interface ExpressApp extends Handler {
 }
 interface ExpressModule {
   (): ExpressApp;
-  static(root: string): Handler;
+  static(root: string, options: { setHeaders(res: ServerResponse): void }): Handler;
 }
 
 // The reference server's own Express (this package does not depend on it).
@@ -30,7 +31,15 @@ export async function serveWithDashboard(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.get('/dashboard/config.json', (_req, res) => res.set('cache-control', 'no-store').json(config));
-  app.use('/dashboard', express.static(dashboardStaticDir()));
+  const headers = dashboardHeaders(config);
+  app.use(
+    '/dashboard',
+    express.static(dashboardStaticDir(), {
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      },
+    }),
+  );
   app.use(api);
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
