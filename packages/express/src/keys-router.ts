@@ -1,18 +1,21 @@
-import { NotFoundError, UnauthenticatedError, type Authenticator, type KeyManager } from '@drops/auth';
+import {
+  DEFAULT_KEYS_BODY_LIMIT,
+  MethodNotAllowedError,
+  NotFoundError,
+  UnauthenticatedError,
+  type Authenticator,
+  type KeyManager,
+} from '@drops/auth';
 import { Router, type RequestHandler } from 'express';
 import { requireAuth } from './auth-middleware.js';
 import { principalOf } from './principal-of.js';
-import { readJsonBody } from './read-json-body.js';
-import { MethodNotAllowedError } from './route-errors.js';
+import { readKeysBody } from './read-json-body.js';
 
 /** Options of `keysRouter()`. */
 export interface KeysRouterOptions {
   /** Largest `POST /keys` body read, in bytes; over it a 413. Default 16 384. */
   bodyLimit?: number;
 }
-
-/** Default largest `POST /keys` body, in bytes. */
-export const DEFAULT_KEYS_BODY_LIMIT = 16 * 1024;
 
 const methodNotAllowed =
   (...allow: string[]): RequestHandler =>
@@ -61,7 +64,7 @@ export function keysRouter(authenticator: Authenticator, keys: KeyManager, optio
       const principal = principalOf(req);
       // Refuse an API key before reading a byte of the body.
       if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const body = await readJsonBody(req, bodyLimit);
+      const body = await readKeysBody(req, bodyLimit);
       res.status(201).json(await keys.mint(principal, body));
     })
     .get(async (req, res) => {

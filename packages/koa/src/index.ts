@@ -2,5 +2,4 @@ export { dropsAuth, type DropsAuthOptions, type DropsAuthKoa } from './drops-aut
 export type { AuthMiddlewareOptions } from './auth-middleware.js';
 export type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 export { respondWithError } from './respond-with-error.js';
-export { DEFAULT_KEYS_BODY_LIMIT, PayloadTooLargeError } from './payload-too-large-error.js';
 export type { KeysRouterOptions } from './keys-router.js';

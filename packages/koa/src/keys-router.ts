@@ -1,10 +1,16 @@
-import { DropsAuthError, NotFoundError, type Authenticator, type KeyManager } from '@drops/auth';
+import {
+  DEFAULT_KEYS_BODY_LIMIT,
+  DropsAuthError,
+  MethodNotAllowedError,
+  NotFoundError,
+  type Authenticator,
+  type KeyManager,
+} from '@drops/auth';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { authMiddleware } from './auth-middleware.js';
 import type { DropsAuthState } from './drops-auth-state.js';
-import { DEFAULT_KEYS_BODY_LIMIT } from './payload-too-large-error.js';
-import { readJsonBody } from './read-json-body.js';
+import { readKeysBody } from './read-json-body.js';
 import { respondWithError } from './respond-with-error.js';
 
 /** Options of `keysRouter()`. */
@@ -28,11 +34,7 @@ function route(handler: (ctx: KeysContext) => Promise<void>) {
 }
 
 function methodNotAllowed(allow: readonly string[]) {
-  return (ctx: Context): void => {
-    ctx.status = 405;
-    ctx.set('allow', allow.join(', '));
-    ctx.body = { error: `method not allowed; use ${allow.join(', ')}` };
-  };
+  return (ctx: Context): void => respondWithError(ctx, new MethodNotAllowedError(allow));
 }
 
 /**
@@ -69,7 +71,7 @@ export function createKeysRouter(
   router.post(
     '/keys',
     route(async (ctx) => {
-      const minted = await keys.mint(ctx.state.auth, await readJsonBody(ctx, bodyLimit));
+      const minted = await keys.mint(ctx.state.auth, await readKeysBody(ctx, bodyLimit));
       ctx.status = 201;
       ctx.set('cache-control', 'no-store');
       ctx.body = minted;

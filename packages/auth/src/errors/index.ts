@@ -8,3 +8,5 @@ export {
 export { UnavailableError, type UnavailableDependency } from './unavailable-error.js';
 export { InvalidRequestError } from './invalid-request-error.js';
 export { NotFoundError } from './not-found-error.js';
+export { PayloadTooLargeError } from './payload-too-large-error.js';
+export { MethodNotAllowedError } from './method-not-allowed-error.js';
