@@ -12,6 +12,9 @@ export interface PgClientLike {
   query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
   query(text: string): Promise<unknown>;
   release(error?: Error | boolean): void;
+  /** pg's `Client` is an EventEmitter: a connection lost while checked out is an `'error'` event. */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
@@ -89,6 +92,13 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // The pool listens for errors only on idle clients. A connection lost while this one is
+      // checked out (between two statements) is emitted as 'error': unheard, it would crash the
+      // process. Heard, it marks the client broken; the statement in flight rejects by itself.
+      const onError = (error: Error): void => {
+        broken = error;
+      };
+      client.on?.('error', onError);
       try {
         await client.query('begin');
         const result = await fn(executorOf(client));
@@ -103,6 +113,7 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
         }
         throw error;
       } finally {
+        client.removeListener?.('error', onError);
         client.release(broken ?? false);
       }
     },
