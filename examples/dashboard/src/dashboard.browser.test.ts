@@ -4,12 +4,13 @@
  * page mounted at /dashboard, a person signs in, mints a key, copies it, the test uses it against
  * the API, the person revokes it, and the API refuses it.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../express-server/src/testing/test-server.js';
 import { serveWithDashboard } from '../test/serve-with-dashboard.js';
 import { dashboardConfig } from './dashboard-config.js';
+import { dashboardStaticDir } from './static-dir.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = new URL('../../../docs/images/dashboard.png', import.meta.url);
@@ -202,5 +203,45 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(activeId).toBe('sign-in-heading');
     expect(await page.locator('#secret').inputValue()).toBe('');
+  });
+
+  it('offers one button per Firebase provider without loading the Firebase SDK until one is used, and says when sign-in is unavailable', async () => {
+    const firebase = dashboardConfig(
+      { kind: 'firebase', projectId: 'drops-test' },
+      { FIREBASE_API_KEY: 'test-web-api-key', FIREBASE_SIGN_IN_PROVIDERS: 'google,github' },
+    );
+    const unavailable = dashboardConfig({ kind: 'oidc' });
+    for (const [config, check] of [
+      [
+        firebase,
+        async (p: Page, loaded: readonly string[]) => {
+          await p.getByRole('button', { name: 'Sign in with Google' }).waitFor();
+          await p.getByRole('button', { name: 'Sign in with GitHub' }).waitFor();
+          expect(await p.getByRole('button', { name: 'Sign in with Apple' }).count()).toBe(0);
+          expect(loaded.filter((u) => /firebase/i.test(u))).toEqual([]);
+          // The lazily loaded chunk is there and loads in the browser (no Node globals left in it).
+          const chunk = readdirSync(dashboardStaticDir()).find((f) => /^firebase-identity-.*\.js$/.test(f));
+          expect(chunk).toBeDefined();
+          // (A string, so Vite leaves this import() alone.)
+          expect(await p.evaluate(`import('./${chunk}').then((m) => typeof m.firebaseSignIn)`)).toBe('function');
+        },
+      ],
+      [unavailable, async (p: Page, _loaded: readonly string[]) => void (await p.getByText('this dashboard signs in only through Firebase').waitFor())],
+    ] as const) {
+      const other = await serveWithDashboard(server.running.app, config);
+      const p = await context.newPage();
+      p.setDefaultTimeout(10_000);
+      const loaded: string[] = [];
+      p.on('request', (r) => loaded.push(r.url()));
+      try {
+        await p.goto(`${other.url}/dashboard/`);
+        await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+        await check(p, loaded);
+        expect(await p.locator('#dev-sign-in').isHidden()).toBe(true);
+      } finally {
+        await p.close();
+        await other.close();
+      }
+    }
   });
 });
