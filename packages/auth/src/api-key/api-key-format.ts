@@ -27,8 +27,14 @@ export const KEY_ID_PATTERN = /^[0-9a-f]{64}$/;
  * ```
  */
 export function isApiKeyFormat(value: string): boolean {
-  return value.length === API_KEY_LENGTH && API_KEY_PATTERN.test(value);
+  // The same language as API_KEY_PATTERN, split in three: V8 runs one unbounded character class
+  // about twice as fast as the counted `{42}` one, and this runs on every request.
+  return value.length === API_KEY_LENGTH && LAST_CHARACTERS.includes(value[API_KEY_LENGTH - 1]!) && KEY_CHARACTERS.test(value);
 }
+
+// The characters whose low 2 bits are zero: the 43rd base64url character encodes only 4 bits.
+const LAST_CHARACTERS = 'AEIMQUYcgkosw048';
+const KEY_CHARACTERS = /^hp_[A-Za-z0-9_-]+$/;
 
 /**
  * Whether `value` is shaped like a key id (64 lowercase hex characters).

@@ -84,6 +84,19 @@ describe('isApiKeyFormat', () => {
       }),
     );
   });
+
+  it('agrees with API_KEY_PATTERN on a valid key with any one character replaced (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 45 }),
+        fc.oneof(fc.constantFrom(...'AEIMQUYcgkosw048Bz9_-+/= \n\u00e9'), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })),
+        (at, char) => {
+          const candidate = valid.slice(0, at) + char + valid.slice(at + 1);
+          expect(isApiKeyFormat(candidate)).toBe(candidate.length === 46 && API_KEY_PATTERN.test(candidate));
+        },
+      ),
+    );
+  });
 });
 
 describe('keyIdOf / keyPrefixOf', () => {

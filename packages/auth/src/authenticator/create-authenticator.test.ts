@@ -57,6 +57,42 @@ describe('createAuthenticator', () => {
     expect(listed?.lastUsedAt).toEqual(new Date(1_700_000_000_000));
   });
 
+  it('records each use at the clock time of its request, as the clock moves', async () => {
+    const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
+    const a = generateApiKey();
+    const b = generateApiKey();
+    for (const [k, accountId] of [[a, 'acct_a'], [b, 'acct_b']] as const) {
+      await keyStore.create({ id: k.id, accountId, prefix: k.prefix, name: null, createdAt: new Date(0), provenance: null });
+    }
+    let now = 1_700_000_000_000;
+    const recorded: Array<[string, number]> = [];
+    const spy: KeyStore = {
+      create: (key) => keyStore.create(key),
+      findActive: (id) => keyStore.findActive(id),
+      listByAccount: (accountId) => keyStore.listByAccount(accountId),
+      revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+      recordUse: (id, at) => {
+        recorded.push([id, at.getTime()]);
+        keyStore.recordUse(id, at);
+      },
+    };
+    const authenticator = createAuthenticator({ keyStore: spy, clock: () => now });
+    await authenticator.authenticate(`Bearer ${a.secret}`);
+    await authenticator.authenticate(`Bearer ${b.secret}`);
+    now += 1;
+    await authenticator.authenticate(`Bearer ${a.secret}`);
+    now += 59_999;
+    await authenticator.authenticate(`Bearer ${b.secret}`);
+    expect(recorded).toEqual([
+      [a.id, 1_700_000_000_000],
+      [b.id, 1_700_000_000_000],
+      [a.id, 1_700_000_000_001],
+      [b.id, 1_700_000_060_000],
+    ]);
+    expect((await keyStore.listByAccount('acct_a'))[0]?.lastUsedAt).toEqual(new Date(1_700_000_000_001));
+    expect((await keyStore.listByAccount('acct_b'))[0]?.lastUsedAt).toEqual(new Date(1_700_000_060_000));
+  });
+
   it('authenticates an ID token to its subject by default', async () => {
     const { authenticator } = await setup();
     expect(await authenticator.authenticate(`Bearer ${GOOD_TOKEN}`)).toEqual({

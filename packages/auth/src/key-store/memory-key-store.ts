@@ -46,7 +46,8 @@ export class MemoryKeyStore implements KeyStore {
     for (const row of this.#rows.values()) {
       if (row.record.accountId !== accountId || row.revokedAt !== null) continue;
       const { id, prefix, name, createdAt } = row.record;
-      keys.push({ id, prefix, name, createdAt, lastUsedAt: row.lastUsedAt });
+      // A copy: the authenticator hands the same `Date` to every use recorded in one millisecond.
+      keys.push({ id, prefix, name, createdAt, lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt) });
     }
     return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
