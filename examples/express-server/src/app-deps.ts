@@ -17,7 +17,13 @@ export interface Lifecycle {
 export interface AppDeps {
   readonly config: Pick<
     Config,
-    'maxBodyBytes' | 'maxDropBytes' | 'anonymousDeployLimit' | 'anonymousDeployWindowMs' | 'trustProxy' | 'publicUrl'
+    | 'maxBodyBytes'
+    | 'maxDropBytes'
+    | 'anonymousDeployLimit'
+    | 'anonymousDeployWindowMs'
+    | 'trustProxy'
+    | 'publicUrl'
+    | 'dashboard'
   >;
   readonly authenticator: Authenticator;
   readonly keys: KeyManager;

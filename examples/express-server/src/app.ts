@@ -10,6 +10,7 @@ import { notFound } from './http/http-error.js';
 import { exposeRepeatedAuthorization } from './http/repeated-authorization.js';
 import { requestLogger } from './logger.js';
 import { billingRoutes } from './routes/billing.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { deployRoutes } from './routes/deploy.js';
 import { devTokenRoutes } from './routes/dev-token.js';
 import { dropsRoutes } from './routes/drops.js';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use('/healthz', healthzRoutes(ctx));
+  app.use('/dashboard', dashboardRoutes(deps.config.dashboard));
   if (deps.devIdentity !== null) app.use('/dev', devTokenRoutes(ctx, deps.devIdentity));
   app.use('/keys', keysRoutes(ctx));
   app.use('/deploy', deployRoutes(ctx));

@@ -1,3 +1,4 @@
+import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
 
 /** Where the ID tokens come from. */
@@ -35,6 +36,8 @@ export interface Config {
   readonly logFormat: 'json' | 'pretty';
   readonly sweepIntervalMs: number;
   readonly shutdownTimeoutMs: number;
+  /** What the dashboard page at `/dashboard/` reads from `/dashboard/config.json`: how people sign in. */
+  readonly dashboard: DashboardConfig;
 }
 
 /** The configuration is unusable; `message` lists every problem, one per line. */
@@ -131,6 +134,13 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
   const maxDropBytes = e.MAX_DROP_BYTES ?? 100 * MiB;
   if (maxDropBytes < maxBodyBytes) problems.push('MAX_DROP_BYTES must be at least MAX_BODY_BYTES');
 
+  let dashboard: DashboardConfig = { identity: { mode: 'dev' } };
+  try {
+    dashboard = dashboardConfig(identity, env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT ?? 8787,
@@ -138,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     publicUrl: e.PUBLIC_URL ?? null,
     production,
     identity,
+    dashboard,
     database,
     maxBodyBytes,
     maxDropBytes,
