@@ -67,7 +67,7 @@ describe('two instances on one PostgreSQL database', () => {
       'select namespace, count(*)::text as n from drops_schema_migrations group by namespace order by namespace',
     );
     expect(rows).toEqual([
-      { namespace: 'drops_auth_keys', n: '1' },
+      { namespace: 'drops_auth_keys', n: '2' },
       { namespace: 'drops_server', n: '1' },
     ]);
   });

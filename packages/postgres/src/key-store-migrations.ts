@@ -59,6 +59,19 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         where revoked_at is null;
     `,
   },
+  {
+    version: 2,
+    name: 'look up active keys by id in a partial index',
+    // findActive reads only this index: a revoked key is absent from it exactly like an unknown
+    // one, so the two take the same work (no heap visit for either) and the same time. With the
+    // primary key alone, a revoked id found its row and fetched it from the heap: a few
+    // microseconds more, measurable (bench/timing.bench.mjs), an oracle that a key once existed.
+    sql: `
+      create unique index ${KEYS_TABLE}_active_by_id
+        on ${KEYS_TABLE} (id) include (account_id)
+        where revoked_at is null;
+    `,
+  },
 ]);
 
 /**

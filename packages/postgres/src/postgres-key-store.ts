@@ -28,7 +28,8 @@ const SQL = {
   create: `insert into ${KEYS_TABLE}
     (id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time)
     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-  // The hot path: one primary-key lookup. Revoked and unknown ids take this same query.
+  // The hot path: one lookup in the partial index of active keys (migration 2), which holds
+  // account_id: revoked and unknown ids take this same query and the same work.
   findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
   list: `select id, prefix, name, created_at, last_used_at from ${KEYS_TABLE}
     where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
@@ -67,7 +68,7 @@ function checkOptions(options: PostgresKeyStoreOptions): void {
 /**
  * The {@link KeyStore} on PostgreSQL, through `pg` or embedded PGlite.
  *
- * - `findActive` is one primary-key `SELECT`, with no cache: a revoke committed by any instance on
+ * - `findActive` is one index lookup (`SELECT` by id among active keys), with no cache: a revoke committed by any instance on
  *   the same database is seen by the very next lookup.
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
  *   per key by default), batched into one `UPDATE` every 5 s, forward-only, and flushed on `close()`.
@@ -119,7 +120,7 @@ export class PostgresKeyStore implements KeyStore {
     }
   }
 
-  /** The active key with this id, or `null` if it is unknown or revoked. One primary-key lookup. */
+  /** The active key with this id, or `null` if it is unknown or revoked. One index lookup, the same work for both. */
   async findActive(id: string): Promise<ActiveKey | null> {
     let rows: { account_id: string }[];
     try {
