@@ -1,0 +1,230 @@
+/**
+ * Timing report: how long the 401 takes for each kind of bad credential, through
+ * `createAuthenticator` + `PostgresKeyStore` (PostgreSQL over `pg`, and PGlite in memory), one
+ * call at a time with the kinds interleaved in a random order, so that load elsewhere on the
+ * machine hits every kind alike.
+ *
+ * Kinds: an active key (for reference, a success), an unknown key, a revoked key, a malformed
+ * credential and an expired ID token. The question that matters is whether a revoked key can be
+ * told from an unknown one by its answer time (an oracle that a key once existed): the two are
+ * compared with a Mann-Whitney U test (two-sided, normal approximation), the probability of
+ * superiority, and a bootstrap 95% confidence interval of the difference of the medians.
+ * "differ" means p < 0.001 and the probability of superiority outside 0.45..0.55.
+ *
+ * BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used to create and
+ * drop a scratch database; BENCH_TIMING_SAMPLES sets the samples per kind (default 4000).
+ *
+ *   pnpm build && node bench/timing.bench.mjs
+ */
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { createAuthenticator, createIdTokenVerifier, generateApiKey, UnauthenticatedError } from '../packages/auth/dist/index.js';
+import { LocalIdentityProvider } from '../packages/auth/dist/testing/index.js';
+import { fromPGlite, fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '../packages/postgres/dist/index.js';
+
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SAMPLES = Number(process.env.BENCH_TIMING_SAMPLES ?? 4_000);
+const ACTIVE = 10_000;
+const REVOKED = 2_000;
+const KINDS = ['active', 'unknown', 'revoked', 'malformed', 'expired'];
+
+// ---- statistics -------------------------------------------------------------------------------
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
+
+/** Standard normal CDF (Abramowitz-Stegun 7.1.26 for erf). */
+function phi(z) {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/** Mann-Whitney U of `a` against `b`: U, z, two-sided p, and P(a > b) + P(a = b)/2. */
+export function mannWhitney(a, b) {
+  const all = [...a.map((v) => [v, 0]), ...b.map((v) => [v, 1])].sort((x, y) => x[0] - y[0]);
+  const ranks = new Array(all.length);
+  let tieTerm = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j + 1 < all.length && all[j + 1][0] === all[i][0]) j++;
+    const rank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) ranks[k] = rank;
+    const t = j - i + 1;
+    tieTerm += t * t * t - t;
+    i = j + 1;
+  }
+  let rankSumA = 0;
+  for (let i = 0; i < all.length; i++) if (all[i][1] === 0) rankSumA += ranks[i];
+  const n1 = a.length;
+  const n2 = b.length;
+  const n = n1 + n2;
+  const u = rankSumA - (n1 * (n1 + 1)) / 2;
+  const sigma = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1))));
+  const z = (u - (n1 * n2) / 2) / sigma;
+  return { u, z, p: 2 * (1 - phi(Math.abs(z))), superiority: u / (n1 * n2) };
+}
+
+/** Bootstrap 95% CI of median(a) - median(b). */
+export function bootstrapMedianDifference(a, b, resamples = 1_000) {
+  const draw = (xs) => {
+    const out = new Float64Array(xs.length);
+    for (let i = 0; i < xs.length; i++) out[i] = xs[(Math.random() * xs.length) | 0];
+    return out.sort();
+  };
+  const diffs = [];
+  for (let r = 0; r < resamples; r++) diffs.push(quantile(draw(a), 0.5) - quantile(draw(b), 0.5));
+  diffs.sort((x, y) => x - y);
+  return { estimate: median(a) - median(b), low: quantile(diffs, 0.025), high: quantile(diffs, 0.975) };
+}
+
+// ---- measurement ------------------------------------------------------------------------------
+
+function makeKeys(n, prefix) {
+  return Array.from({ length: n }, (_, i) => ({ ...generateApiKey(), accountId: `${prefix}_${i % 500}` }));
+}
+
+async function seed(db, active, revoked) {
+  await migrateKeyStore(db);
+  for (const [keys, revokedAt] of [[active, null], [revoked, new Date()]]) {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const chunk = keys.slice(i, i + 1000);
+      await db.query(
+        `insert into ${KEYS_TABLE} (id, account_id, prefix, created_at, revoked_at)
+         select unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), now(), $4::timestamptz`,
+        [chunk.map((k) => k.id), chunk.map((k) => k.accountId), chunk.map((k) => k.prefix), revokedAt],
+      );
+    }
+  }
+}
+
+/** Latency samples (µs) per kind, interleaved in a shuffled order each round. */
+async function sample(authenticator, credentials) {
+  const samples = Object.fromEntries(KINDS.map((k) => [k, []]));
+  const order = [...KINDS];
+  const once = async (kind, i) => {
+    const header = credentials[kind](i);
+    const start = performance.now();
+    let outcome;
+    try {
+      await authenticator.authenticate(header);
+      outcome = 'ok';
+    } catch (error) {
+      outcome = error instanceof UnauthenticatedError ? '401' : error;
+    }
+    const elapsed = (performance.now() - start) * 1000;
+    const expected = kind === 'active' ? 'ok' : '401';
+    if (outcome !== expected) throw new Error(`${kind}: expected ${expected}, got ${outcome}`);
+    return elapsed;
+  };
+  for (let i = 0; i < 300; i++) for (const kind of KINDS) await once(kind, i); // warm-up: plans, JIT, pool
+  for (let i = 0; i < SAMPLES; i++) {
+    for (let j = order.length - 1; j > 0; j--) {
+      const k = (Math.random() * (j + 1)) | 0;
+      [order[j], order[k]] = [order[k], order[j]];
+    }
+    for (const kind of order) samples[kind].push(await once(kind, i));
+  }
+  return samples;
+}
+
+const us = (v) => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(v < 10 ? 1 : 0)} µs`);
+
+function rowsOf(group, samples) {
+  const rows = [];
+  for (const kind of KINDS) {
+    const sorted = [...samples[kind]].sort((a, b) => a - b);
+    const [p50, p90, p99] = [0.5, 0.9, 0.99].map((q) => quantile(sorted, q));
+    rows.push({
+      group,
+      name: kind === 'active' ? 'active key (200, for reference)' : `401: ${kind} ${kind === 'expired' ? 'ID token' : kind === 'malformed' ? 'credential' : 'key'}`,
+      opsPerSec: 1e6 / p50,
+      display: `p50 ${us(p50)} · p90 ${us(p90)} · p99 ${us(p99)}`,
+    });
+  }
+  const mw = mannWhitney(samples.revoked, samples.unknown);
+  const ci = bootstrapMedianDifference(samples.revoked, samples.unknown);
+  const differ = mw.p < 0.001 && Math.abs(mw.superiority - 0.5) > 0.05;
+  rows.push({
+    group,
+    name: 'revoked vs unknown key',
+    opsPerSec: 0,
+    display: `${differ ? 'DIFFER' : 'same'}: Δmedian ${ci.estimate.toFixed(1)} µs [${ci.low.toFixed(1)}, ${ci.high.toFixed(1)}], P(revoked slower) ${mw.superiority.toFixed(3)}, p ${mw.p.toFixed(3)}`,
+    note:
+      `${group}: ${SAMPLES} samples per kind. Mann-Whitney U revoked vs unknown: z = ${mw.z.toFixed(2)}, p = ${mw.p.toFixed(4)}, ` +
+      `probability that a revoked lookup is slower than an unknown one ${mw.superiority.toFixed(3)} (0.5 = indistinguishable); ` +
+      `bootstrap 95% CI of the median difference ${ci.low.toFixed(2)} to ${ci.high.toFixed(2)} µs. Verdict: ${differ ? 'DIFFER' : 'indistinguishable'}.`,
+  });
+  return rows;
+}
+
+async function measure(group, db, idp) {
+  const store = new PostgresKeyStore({ db });
+  const verifier = createIdTokenVerifier({ ...idp.verifierOptions });
+  await verifier.warmUp();
+  const authenticator = createAuthenticator({ keyStore: store, idTokenVerifier: verifier });
+  const active = makeKeys(ACTIVE, 'acct');
+  const revoked = makeKeys(REVOKED, 'gone');
+  await seed(db, active, revoked);
+  await db.query('analyze');
+  const expired = Array.from({ length: 16 }, (_, i) => idp.mintIdToken({ sub: `user-${i}` }, { expiresInSeconds: -120 }));
+  const credentials = {
+    active: (i) => `Bearer ${active[i % active.length].secret}`,
+    // A fresh random key every time: never seen, never cached anywhere.
+    unknown: () => `Bearer ${generateApiKey().secret}`,
+    revoked: (i) => `Bearer ${revoked[i % revoked.length].secret}`,
+    malformed: (i) => `Bearer hp_${'x'.repeat(i % 40)}`,
+    expired: (i) => `Bearer ${expired[i % expired.length]}`,
+  };
+  try {
+    return rowsOf(group, await sample(authenticator, credentials));
+  } finally {
+    await store.close();
+  }
+}
+
+async function onPostgres(idp) {
+  const name = `drops_bench_timing_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  try {
+    return await measure('timing: 401 on PostgreSQL', fromPgPool(pool), idp);
+  } finally {
+    await pool.end();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function onPGlite(idp) {
+  const lite = await PGlite.create();
+  try {
+    return await measure('timing: 401 on PGlite', fromPGlite(lite), idp);
+  } finally {
+    await lite.close();
+  }
+}
+
+/** Result rows for bench/run.mjs. */
+export async function run() {
+  const idp = await LocalIdentityProvider.start();
+  try {
+    return [...(await onPostgres(idp)), ...(await onPGlite(idp))];
+  } finally {
+    await idp.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await run();
+  for (const r of rows) console.log(`${r.group.padEnd(28)} ${r.name.padEnd(34)} ${r.display}`);
+  for (const r of rows) if (r.note) console.log(`\n${r.note}`);
+}
