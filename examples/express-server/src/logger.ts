@@ -50,7 +50,12 @@ interface SerializedRequest {
 
 function serializeRequest(req: SerializedRequest): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+  for (const name of LOGGED_HEADERS) {
+    const value = req.headers[name];
+    if (value === undefined) continue;
+    // A client may paste a credential into any header (a user agent, a forwarded-for); scrub them all.
+    headers[name] = typeof value === 'string' ? scrubSecrets(value) : Array.isArray(value) ? value.map((v) => scrubSecrets(String(v))) : value;
+  }
   return { id: req.id, method: req.method, url: scrubSecrets(req.url), headers, remoteAddress: req.remoteAddress };
 }
 
