@@ -1,5 +1,7 @@
 import type { Migration } from './migration.js';
 import type { Queryable, SqlExecutor } from './queryable.js';
+import { z } from 'zod';
+import { parseOptions } from './parse-options.js';
 
 /**
  * Options of {@link migrate}.
@@ -42,25 +44,31 @@ const MIGRATION_LOCK_KEY = '7308253061240131';
 
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 
+const migrationSchema = z.object({
+  version: z.number().int().positive(),
+  name: z.string().min(1),
+  sql: z.string().refine((sql) => sql.trim().length > 0, 'must not be empty'),
+});
+
+const optionsSchema = z.object(
+  {
+    namespace: z
+      .string()
+      .regex(NAMESPACE_PATTERN, 'must be lowercase letters, digits and _ (at most 63), starting with a letter'),
+    migrations: z.array(migrationSchema).superRefine((migrations, ctx) => {
+      const seen = new Set<number>();
+      for (const m of migrations) {
+        if (seen.has(m.version)) ctx.addIssue({ code: 'custom', message: `version ${m.version} appears twice` });
+        seen.add(m.version);
+      }
+    }),
+  },
+  { error: 'options are required' },
+);
+
 function checkOptions(options: MigrateOptions): Migration[] {
-  if (options === null || typeof options !== 'object') throw new TypeError('migrate: options are required');
-  const { namespace, migrations } = options;
-  if (typeof namespace !== 'string' || !NAMESPACE_PATTERN.test(namespace)) {
-    throw new TypeError('migrate: namespace must be lowercase letters, digits and _ (at most 63), starting with a letter');
-  }
-  if (!Array.isArray(migrations)) throw new TypeError('migrate: migrations must be an array');
-  const seen = new Set<number>();
-  for (const m of migrations as readonly Migration[]) {
-    if (m === null || typeof m !== 'object') throw new TypeError('migrate: each migration must be an object');
-    if (!Number.isSafeInteger(m.version) || m.version < 1) {
-      throw new TypeError(`migrate: version must be a positive integer, got ${String(m.version)}`);
-    }
-    if (seen.has(m.version)) throw new TypeError(`migrate: version ${m.version} appears twice`);
-    seen.add(m.version);
-    if (typeof m.name !== 'string' || m.name.length === 0) throw new TypeError(`migrate: migration ${m.version} needs a name`);
-    if (typeof m.sql !== 'string' || m.sql.trim().length === 0) throw new TypeError(`migrate: migration ${m.version} needs sql`);
-  }
-  return [...(migrations as readonly Migration[])].sort((a, b) => a.version - b.version);
+  const { migrations } = parseOptions('migrate', optionsSchema, options);
+  return [...migrations].sort((a, b) => a.version - b.version);
 }
 
 async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migration[]): Promise<number[]> {

@@ -1,5 +1,7 @@
 import { fromPGlite } from './from-pglite.js';
 import type { Queryable } from './queryable.js';
+import { z } from 'zod';
+import { parseOptions } from './parse-options.js';
 
 /**
  * Options of {@link openPGlite} (and {@link openPGliteKeyStore}).
@@ -14,6 +16,11 @@ export interface OpenPGliteOptions {
   readonly dataDir: string;
 }
 
+const optionsSchema = z.object(
+  { dataDir: z.string().min(1, "must be a folder path or ':memory:'") },
+  { error: 'options are required' },
+);
+
 /**
  * Opens embedded PostgreSQL (PGlite) as a {@link Queryable}: no server to run. Imports
  * `@electric-sql/pglite` only when called. A data folder is for one process at a time: close it
@@ -26,9 +33,7 @@ export interface OpenPGliteOptions {
  * ```
  */
 export async function openPGlite(options: OpenPGliteOptions): Promise<Queryable> {
-  if (options === null || typeof options !== 'object' || typeof options.dataDir !== 'string' || options.dataDir.length === 0) {
-    throw new TypeError("openPGlite: dataDir must be a folder path or ':memory:'");
-  }
+  parseOptions('openPGlite', optionsSchema, options);
   const { PGlite } = await import('@electric-sql/pglite');
   const db = options.dataDir === ':memory:' ? await PGlite.create() : await PGlite.create(options.dataDir);
   return fromPGlite(db);

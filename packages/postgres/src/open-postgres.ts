@@ -1,5 +1,7 @@
 import { fromPgPool } from './from-pg-pool.js';
 import type { Queryable } from './queryable.js';
+import { z } from 'zod';
+import { parseOptions } from './parse-options.js';
 
 /**
  * Options of {@link openPostgres} (and {@link openPostgresKeyStore}).
@@ -20,22 +22,15 @@ export interface OpenPostgresOptions {
   readonly onIdleError?: (error: Error) => void;
 }
 
-function checkOptions(options: OpenPostgresOptions): void {
-  if (options === null || typeof options !== 'object') throw new TypeError('openPostgres: options are required');
-  const { connectionString, maxConnections, connectionTimeoutMs, onIdleError } = options;
-  if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
-    throw new TypeError('openPostgres: connectionString must be a postgres:// or postgresql:// URL');
-  }
-  if (maxConnections !== undefined && !(Number.isSafeInteger(maxConnections) && maxConnections >= 1)) {
-    throw new TypeError('openPostgres: maxConnections must be a positive integer');
-  }
-  if (connectionTimeoutMs !== undefined && !(Number.isSafeInteger(connectionTimeoutMs) && connectionTimeoutMs >= 1)) {
-    throw new TypeError('openPostgres: connectionTimeoutMs must be a positive integer');
-  }
-  if (onIdleError !== undefined && typeof onIdleError !== 'function') {
-    throw new TypeError('openPostgres: onIdleError must be a function');
-  }
-}
+const optionsSchema = z.object(
+  {
+    connectionString: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+    maxConnections: z.number().int().positive().optional(),
+    connectionTimeoutMs: z.number().int().positive().optional(),
+    onIdleError: z.custom<(error: Error) => void>((v) => typeof v === 'function', 'must be a function').optional(),
+  },
+  { error: 'options are required' },
+);
 
 /**
  * Opens a `pg.Pool` on a PostgreSQL server as a {@link Queryable}. Imports `pg` only when called,
@@ -49,7 +44,7 @@ function checkOptions(options: OpenPostgresOptions): void {
  * ```
  */
 export async function openPostgres(options: OpenPostgresOptions): Promise<Queryable> {
-  checkOptions(options);
+  parseOptions('openPostgres', optionsSchema, options);
   const pg = await import('pg');
   const Pool = pg.Pool ?? pg.default.Pool;
   const pool = new Pool({

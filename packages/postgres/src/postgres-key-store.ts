@@ -2,6 +2,8 @@ import { LastUsedBatcher, type ActiveKey, type KeyRecord, type KeyStore, type Ne
 import { KEYS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
+import { z } from 'zod';
+import { parseOptions } from './parse-options.js';
 
 /**
  * Options of {@link PostgresKeyStore}.
@@ -41,28 +43,31 @@ const SQL = {
     where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
 } as const;
 
+const settingsShape = {
+  minUseIntervalMs: z.number().int().nonnegative().optional(),
+  flushIntervalMs: z.number().int().positive().optional(),
+  onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
+  closeDatabase: z.boolean().optional(),
+};
+
+const optionsSchema = z.object(
+  {
+    ...settingsShape,
+    db: z.custom<Queryable>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as Queryable).query === 'function' &&
+        typeof (v as Queryable).close === 'function',
+      'must be a Queryable (see fromPgPool and fromPGlite)',
+    ),
+  },
+  { error: 'options are required' },
+);
+
 /** Checks every option but `db`; the `open…KeyStore` factories call it before opening a database. */
 export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>): void {
-  if (options === null || typeof options !== 'object') throw new TypeError('PostgresKeyStore: options are required');
-  const { minUseIntervalMs, flushIntervalMs, onError, closeDatabase } = options;
-  if (minUseIntervalMs !== undefined && !(Number.isSafeInteger(minUseIntervalMs) && minUseIntervalMs >= 0)) {
-    throw new TypeError('PostgresKeyStore: minUseIntervalMs must be a non-negative integer');
-  }
-  if (flushIntervalMs !== undefined && !(Number.isSafeInteger(flushIntervalMs) && flushIntervalMs > 0)) {
-    throw new TypeError('PostgresKeyStore: flushIntervalMs must be a positive integer');
-  }
-  if (onError !== undefined && typeof onError !== 'function') throw new TypeError('PostgresKeyStore: onError must be a function');
-  if (closeDatabase !== undefined && typeof closeDatabase !== 'boolean') {
-    throw new TypeError('PostgresKeyStore: closeDatabase must be a boolean');
-  }
-}
-
-function checkOptions(options: PostgresKeyStoreOptions): void {
-  checkStoreSettings(options);
-  const { db } = options;
-  if (db === null || typeof db !== 'object' || typeof db.query !== 'function' || typeof db.close !== 'function') {
-    throw new TypeError('PostgresKeyStore: db must be a Queryable (see fromPgPool and fromPGlite)');
-  }
+  parseOptions('PostgresKeyStore', z.object(settingsShape, { error: 'options are required' }), options);
 }
 
 /**
@@ -94,7 +99,7 @@ export class PostgresKeyStore implements KeyStore {
   #closed: Promise<void> | undefined;
 
   constructor(options: PostgresKeyStoreOptions) {
-    checkOptions(options);
+    parseOptions('PostgresKeyStore', optionsSchema, options);
     this.#db = options.db;
     this.#closeDatabase = options.closeDatabase ?? false;
     this.#uses = new LastUsedBatcher({
