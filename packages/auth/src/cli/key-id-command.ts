@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { isApiKeyFormat } from '../api-key/api-key-format.js';
 import { keyIdOf, keyPrefixOf } from '../api-key/key-id.js';
 import type { CliIo } from './cli-io.js';
+import { parseCommandArgs } from './parse-command-args.js';
 import { KEY_ID_HELP } from './help-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,16 +25,9 @@ async function readSecret(stdin: CliIo['stdin']): Promise<string | null> {
  * status. The secret is never read from argv and never printed, even when it is malformed.
  */
 export async function keyIdCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.stdout.write(KEY_ID_HELP);
-    return 0;
-  }
+  const parsed = parseCommandArgs(args, KEY_ID_HELP, io);
+  if (parsed === null) return 0;
+  const { json, positionals } = parsed;
   if (positionals.length > 0) {
     throw new UsageError(
       'key-id reads the key on stdin, never from arguments (they stay in shell history).\n' +
@@ -54,6 +47,6 @@ export async function keyIdCommand(args: readonly string[], io: CliIo): Promise<
   }
   const id = keyIdOf(secret);
   const prefix = keyPrefixOf(secret);
-  io.stdout.write(values.json ? `${JSON.stringify({ id, prefix })}\n` : `id      ${id}\nprefix  ${prefix}\n`);
+  io.stdout.write(json ? `${JSON.stringify({ id, prefix })}\n` : `id      ${id}\nprefix  ${prefix}\n`);
   return 0;
 }

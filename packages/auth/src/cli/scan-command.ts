@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
+import { parseCommandArgs } from './parse-command-args.js';
 import { findApiKeys, type ApiKeyFinding } from './find-api-keys.js';
 import { SCAN_HELP } from './help-text.js';
 import { UsageError } from './usage-error.js';
@@ -53,16 +53,9 @@ function plural(count: number, word: string): string {
  * read; throws `UsageError` (exit 2) for bad arguments.
  */
 export async function scanCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.stdout.write(SCAN_HELP);
-    return 0;
-  }
+  const parsed = parseCommandArgs(args, SCAN_HELP, io);
+  if (parsed === null) return 0;
+  const { json, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('scan needs at least one file or directory, e.g. drops-auth scan .');
 
   const files = await filesOf(positionals);
@@ -87,7 +80,7 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
     if (findings.length === 0) continue;
     found += findings.length;
     filesWithKeys++;
-    for (const finding of findings) io.stdout.write(formatFinding(file.display, finding, values.json === true));
+    for (const finding of findings) io.stdout.write(formatFinding(file.display, finding, json));
   }
 
   if (found > 0) {
