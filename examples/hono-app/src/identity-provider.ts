@@ -1,4 +1,4 @@
-import { createIdTokenVerifier, firebase, type IdTokenVerifier } from '@drops/auth';
+import { createIdTokenVerifier, identityProviderFromEnv, type IdTokenVerifier } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 
 /** The ID token verifier from the environment, and a demo token when it is a local one. */
@@ -13,25 +13,15 @@ export interface IdentitySetup {
  * `FIREBASE_PROJECT_ID`, or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL`; with neither, a
  * local identity provider on 127.0.0.1 so the demo works offline (refused in production).
  */
-export async function identityProviderFromEnv(env = process.env): Promise<IdentitySetup> {
-  if (env.FIREBASE_PROJECT_ID) {
-    const verifier = createIdTokenVerifier({ ...firebase({ projectId: env.FIREBASE_PROJECT_ID }) });
-    return { verifier, close: async () => {} };
-  }
-  if (env.AUTH_ISSUER && env.AUTH_AUDIENCE && env.AUTH_JWKS_URL) {
-    const verifier = createIdTokenVerifier({
-      issuer: env.AUTH_ISSUER,
-      audience: env.AUTH_AUDIENCE,
-      jwksUrl: env.AUTH_JWKS_URL,
-    });
-    return { verifier, close: async () => {} };
-  }
+export async function identitySetupFromEnv(env = process.env): Promise<IdentitySetup> {
+  const settings = identityProviderFromEnv(env);
+  if (settings !== null) return { verifier: createIdTokenVerifier(settings), close: async () => {} };
   if (env.NODE_ENV === 'production') {
     throw new Error('set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL');
   }
   const idp = await LocalIdentityProvider.start();
   return {
-    verifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+    verifier: createIdTokenVerifier(idp.verifierOptions),
     mintDemoToken: () => idp.mintIdToken({ sub: 'demo-account', email: 'demo@example.com' }),
     close: () => idp.close(),
   };

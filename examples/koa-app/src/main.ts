@@ -1,11 +1,11 @@
 import { createAuthenticator, createKeyManager, MemoryKeyStore } from '@drops/auth';
 import { createApp } from './app.js';
-import { identityProviderFromEnv } from './identity-provider.js';
+import { identitySetupFromEnv } from './identity-provider.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
-const identity = await identityProviderFromEnv();
+const identity = await identitySetupFromEnv();
 const keyStore = new MemoryKeyStore();
 const app = createApp({
   authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),
