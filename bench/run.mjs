@@ -51,6 +51,7 @@ const table = rows.map((r) => ({
   verdict: verdict(r),
 }));
 console.table(table);
+for (const r of rows.filter((r) => r.note)) console.log(`- ${r.name}: ${r.note}`);
 
 if (!filter) {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';

@@ -1,0 +1,112 @@
+/**
+ * The HTTP contenders that are not the reference server, each run as its own process by
+ * http.bench.mjs so every contender has the same process setup (one Node process, one core's worth
+ * of event loop, load arriving over loopback from another process):
+ *
+ *   node bench/http-peers.mjs node-http            the HTTP floor: node:http, no framework, no auth
+ *   node bench/http-peers.mjs express              a bare Express 5 route, no auth
+ *   node bench/http-peers.mjs oauth2-jwt-bearer    Express 5 + express-oauth2-jwt-bearer
+ *   node bench/http-peers.mjs express-drops-auth   Express 5 + @drops/auth-express requireAuth(), and
+ *                                                  nothing else: the library's cost without the
+ *                                                  reference server's other middleware
+ *
+ * Every one answers `GET /whoami` with the same JSON as the reference server (and the same
+ * `cache-control: no-store`). Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
+ * `{ url }` over IPC when started from http.bench.mjs, or prints it otherwise. The bearer and
+ * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variant keeps keys
+ * in PostgreSQL (DATABASE_URL) or in-memory PGlite (otherwise), mints one and reports it as
+ * `{ url, apiKey }`.
+ */
+import { createServer } from 'node:http';
+import express from 'express';
+import { auth } from 'express-oauth2-jwt-bearer';
+import { createAuthenticator, createIdTokenVerifier, generateApiKey } from '@drops/auth';
+import { openPGliteKeyStore, openPostgresKeyStore } from '@drops/auth-postgres';
+import { dropsAuth, principalOf } from '../packages/express/dist/index.js';
+
+const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
+
+function nodeHttp() {
+  return createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/whoami') {
+      const body = JSON.stringify(BODY);
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+}
+
+function bareExpress() {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/whoami', (_req, res) => {
+    res.set('cache-control', 'no-store').json(BODY);
+  });
+  return createServer(app);
+}
+
+function identityProvider() {
+  const { AUTH_ISSUER: issuer, AUTH_AUDIENCE: audience, AUTH_JWKS_URL: jwksUri } = process.env;
+  if (!issuer || !audience || !jwksUri) throw new Error('set AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL');
+  return { issuer, audience, jwksUri };
+}
+
+function oauth2JwtBearer() {
+  const { issuer, audience, jwksUri } = identityProvider();
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/whoami', auth({ issuer, audience, jwksUri, tokenSigningAlg: 'RS256' }), (req, res) => {
+    res.set('cache-control', 'no-store').json({ accountId: req.auth.payload.sub, credential: 'id_token' });
+  });
+  return createServer(app);
+}
+
+const extra = {};
+
+async function expressDropsAuth() {
+  const { issuer, audience, jwksUri } = identityProvider();
+  const keyStore = process.env.DATABASE_URL
+    ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
+    : await openPGliteKeyStore({ dataDir: ':memory:' });
+  const key = generateApiKey();
+  await keyStore.create({ id: key.id, accountId: 'acct_bench', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
+  extra.apiKey = key.secret;
+  const idTokenVerifier = createIdTokenVerifier({ issuer, audience, jwksUrl: jwksUri });
+  await idTokenVerifier.warmUp();
+  const drops = dropsAuth({ authenticator: createAuthenticator({ keyStore, idTokenVerifier }) });
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/whoami', drops.requireAuth(), (req, res) => {
+    const principal = principalOf(req);
+    res.set('cache-control', 'no-store').json(
+      principal.credential === 'api_key'
+        ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
+        : { accountId: principal.accountId, credential: 'id_token' },
+    );
+  });
+  app.use(drops.errorHandler());
+  return createServer(app);
+}
+
+const kinds = { 'node-http': nodeHttp, express: bareExpress, 'oauth2-jwt-bearer': oauth2JwtBearer, 'express-drops-auth': expressDropsAuth };
+const make = kinds[process.argv[2]];
+if (make === undefined) {
+  process.stderr.write(`usage: node bench/http-peers.mjs ${Object.keys(kinds).join('|')}\n`);
+  process.exit(2);
+}
+const server = await make();
+server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () => {
+  const url = `http://127.0.0.1:${server.address().port}`;
+  if (process.send) process.send({ url, ...extra });
+  else process.stdout.write(`${url} ${JSON.stringify(extra)}\n`);
+});
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

@@ -1,0 +1,243 @@
+/**
+ * HTTP over loopback: the reference server's `GET /whoami` with an API key and with an ID token,
+ * on embedded PGlite (in memory) and on PostgreSQL, against a bare Express 5 route answering the
+ * same JSON with no auth, a bare node:http server (the HTTP floor) and the same route behind
+ * express-oauth2-jwt-bearer.
+ *
+ * Every server is its own child process (the reference server exactly as `pnpm start` runs it, its
+ * JSON request log going to /dev/null; the others from bench/http-peers.mjs); autocannon drives
+ * them from this process with CONNECTIONS keep-alive connections. Each contender gets a 1 s
+ * warm-up and a SECONDS-long measurement per round, in interleaved rounds, and keeps its best.
+ *
+ * Needs PostgreSQL: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used
+ * to create and drop a scratch database. BENCH_HTTP_SECONDS (default 4) and BENCH_HTTP_ROUNDS
+ * (default 3) bound the run.
+ *
+ *   pnpm build && node bench/run.mjs http
+ */
+import { fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { LocalIdentityProvider } from '@drops/auth/testing';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const WARMUP_SECONDS = 1;
+const CONNECTIONS = 32;
+const GROUP = 'HTTP, loopback (autocannon)';
+// The reference servers under test log at `warn`: no per-request access log, which the bare
+// contenders do not write either. One more runs at the default `info` to show what that log costs.
+const QUIET = 'warn';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A child process that must be stopped; its stderr is kept for the error message if it dies. */
+function tracked(child, label) {
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const exited = once(child, 'exit');
+  return {
+    child,
+    label,
+    get stderr() {
+      return stderr;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitUntilUp(url, proc, path = '/healthz') {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.label} exited: ${proc.stderr}`);
+    try {
+      const res = await fetch(url + path);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${proc.label} did not start: ${proc.stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The reference server (examples/express-server/src/main.ts) with `env`, on a free port. */
+async function startReference(label, env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express-server/src/main.ts'], {
+    cwd: root,
+    // Its log (JSON lines on stdout) goes to /dev/null.
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', ...env },
+  });
+  const proc = tracked(child, label);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilUp(url, proc);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  return { ...proc, url };
+}
+
+/** One of bench/http-peers.mjs's servers. */
+async function startPeer(kind, env = {}) {
+  const child = fork(join(here, 'http-peers.mjs'), [kind], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: { ...process.env, ...env },
+  });
+  const proc = tracked(child, kind);
+  const [message] = await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(() => {
+      throw new Error(`${kind} exited: ${proc.stderr}`);
+    }),
+  ]);
+  return { ...proc, url: message.url, apiKey: message.apiKey };
+}
+
+async function whoami(url, authorization) {
+  const res = await fetch(`${url}/whoami`, { headers: authorization ? { authorization } : {} });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`GET ${url}/whoami: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function mintKey(url, idToken) {
+  const res = await fetch(`${url}/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`POST ${url}/keys: ${res.status} ${JSON.stringify(body)}`);
+  return body.apiKey;
+}
+
+/** Requests per second answered 200 over `seconds`; any other answer or error fails the bench. */
+async function load(url, authorization, seconds) {
+  const result = await autocannon({
+    url: `${url}/whoami`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: authorization ? { authorization } : {},
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result['2xx'] / result.duration;
+}
+
+export async function run() {
+  const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
+  const idToken = idp.mintIdToken({ sub: 'acct_bench' });
+  const token = `Bearer ${idToken}`;
+  const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
+  const dbName = `drops_bench_http_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName}`);
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+
+  const procs = [];
+  try {
+    const started = await Promise.all([
+      startPeer('node-http'),
+      startPeer('express'),
+      startPeer('oauth2-jwt-bearer', oidc),
+      startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: QUIET }),
+      startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: dbUrl.toString(), LOG_LEVEL: QUIET }),
+      startReference('reference server, PGlite, access log', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: 'info' }),
+    ]);
+    procs.push(...started);
+    const [nodeHttp, bareExpress, bearer, lite, postgres, liteLogged] = started;
+    // Express + the drops middleware alone, on the reference servers' kinds of store (the
+    // PostgreSQL one shares the reference server's database, migrated by then).
+    const minimal = await Promise.all([
+      startPeer('express-drops-auth', oidc),
+      startPeer('express-drops-auth', { ...oidc, DATABASE_URL: dbUrl.toString() }),
+    ]);
+    procs.push(...minimal);
+    const [minimalLite, minimalPg] = minimal;
+    const liteKey = `Bearer ${await mintKey(lite.url, idToken)}`;
+    const pgKey = `Bearer ${await mintKey(postgres.url, idToken)}`;
+
+    // Same answers everywhere before anything is timed.
+    for (const [server, auth, credential] of [
+      [lite, liteKey, 'api_key'],
+      [lite, token, 'id_token'],
+      [postgres, pgKey, 'api_key'],
+      [postgres, token, 'id_token'],
+      [liteLogged, token, 'id_token'],
+      [minimalLite, `Bearer ${minimalLite.apiKey}`, 'api_key'],
+      [minimalLite, token, 'id_token'],
+      [minimalPg, `Bearer ${minimalPg.apiKey}`, 'api_key'],
+      [bearer, token, 'id_token'],
+    ]) {
+      const body = await whoami(server.url, auth);
+      if (body.credential !== credential) throw new Error(`${server.label}: ${JSON.stringify(body)}`);
+    }
+    await whoami(nodeHttp.url);
+    await whoami(bareExpress.url);
+
+    const contenders = [
+      { name: 'floor: node:http, no auth', url: nodeHttp.url },
+      { name: 'bare Express 5 route, no auth', url: bareExpress.url, baseline: true },
+      { name: 'express-oauth2-jwt-bearer, same token', url: bearer.url, auth: token },
+      { name: 'reference /whoami, API key, PGlite', url: lite.url, auth: liteKey, target: 0.85 },
+      { name: 'reference /whoami, ID token, PGlite', url: lite.url, auth: token, target: 0.8 },
+      { name: 'reference /whoami, API key, PostgreSQL', url: postgres.url, auth: pgKey, target: 0.7 },
+      { name: 'reference /whoami, ID token, PostgreSQL', url: postgres.url, auth: token },
+      { name: 'reference /whoami, ID token, PGlite, LOG_LEVEL=info', url: liteLogged.url, auth: token },
+      { name: 'Express + drops requireAuth only, API key, PGlite', url: minimalLite.url, auth: `Bearer ${minimalLite.apiKey}` },
+      { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, auth: token },
+      { name: 'Express + drops requireAuth only, API key, PostgreSQL', url: minimalPg.url, auth: `Bearer ${minimalPg.apiKey}` },
+    ];
+    const best = contenders.map(() => 0);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, c] of contenders.entries()) {
+        await load(c.url, c.auth, WARMUP_SECONDS);
+        const rate = await load(c.url, c.auth, SECONDS);
+        if (process.env.BENCH_VERBOSE) process.stderr.write(`  round ${round + 1}: ${c.name}: ${rate.toFixed(0)} req/s\n`);
+        best[i] = Math.max(best[i], rate);
+      }
+    }
+    const baseline = best[contenders.findIndex((c) => c.baseline)];
+    return contenders.map((c, i) => ({
+      group: GROUP,
+      name: c.name,
+      opsPerSec: best[i],
+      display: `${(best[i] / 1e3).toFixed(1)} k req/s`,
+      ...(c.baseline ? {} : { ratio: best[i] / baseline, target: c.target }),
+    }));
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+    await idp.close();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+}
