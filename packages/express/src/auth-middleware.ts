@@ -61,7 +61,7 @@ export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewa
 
 /**
  * Middleware for routes that also serve anonymous callers: no `Authorization` header at all
- * passes with `req.auth` unset; a header that is present and does not authenticate is still the
+ * passes with `req.auth` set to `null` (as the core's `authenticateOptional` answers); a header that is present and does not authenticate is still the
  * uniform 401, never a fallback to anonymous.
  *
  * @example
@@ -78,8 +78,7 @@ export function optionalAuth(authenticator: Authenticator, options?: AuthMiddlew
   return (req, _res, next) => {
     authenticator.authenticateOptional(req.headers, { accept }).then(
       (principal) => {
-        if (principal === null) delete req.auth;
-        else req.auth = principal;
+        req.auth = principal;
         next();
       },
       next,

@@ -31,7 +31,7 @@ function buildApp(store: KeyStore): express.Express {
     res.json({ ok: true });
   });
   app.post('/deploy', auth.optionalAuth(), (req, res) => {
-    res.status(201).json({ owner: req.auth?.accountId ?? null });
+    res.status(201).json({ owner: req.auth?.accountId ?? null, anonymous: req.auth === null });
   });
   app.get('/boom', auth.requireAuth(), () => {
     throw new Error('not a drops error');
@@ -147,10 +147,10 @@ describe('requireAuth and optionalAuth', () => {
   it('lets an anonymous request through optionalAuth, and an authenticated one with its principal', async () => {
     const anonymous = await fetch(`${server.url}/deploy`, { method: 'POST' });
     expect(anonymous.status).toBe(201);
-    expect(await anonymous.json()).toEqual({ owner: null });
+    expect(await anonymous.json()).toEqual({ owner: null, anonymous: true });
     const { apiKey } = await mint('user-deploy');
     const owned = await fetch(`${server.url}/deploy`, { method: 'POST', headers: bearer(apiKey) });
-    expect(await owned.json()).toEqual({ owner: 'user-deploy' });
+    expect(await owned.json()).toEqual({ owner: 'user-deploy', anonymous: false });
   });
 
   it('passes errors that are not drops-auth errors on to the next handler', async () => {

@@ -17,6 +17,6 @@ import './request-auth.js';
  */
 export function principalOf(req: Request): Principal {
   const principal = req.auth;
-  if (principal === undefined) throw new UnauthenticatedError('missing', 'no principal on the request');
+  if (principal === undefined || principal === null) throw new UnauthenticatedError('missing', 'no principal on the request');
   return principal;
 }

@@ -5,11 +5,11 @@ declare global {
   namespace Express {
     interface Request {
       /**
-       * Who made the request, set by `requireAuth()` (always) and `optionalAuth()` (when a
-       * credential was sent). `undefined` on routes without drops-auth middleware and on
-       * anonymous requests through `optionalAuth()`.
+       * Who made the request: the principal after `requireAuth()`; the principal or `null` (an
+       * anonymous request) after `optionalAuth()`; `undefined` on routes without drops auth.
+       * The same as `ctx.state.auth` in `@drops/auth-koa`.
        */
-      auth?: Principal;
+      auth?: Principal | null;
     }
   }
 }

@@ -13,7 +13,7 @@ export function anonymousDeployLimiter(config: AppDeps['config']): RequestHandle
     limit: config.anonymousDeployLimit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    skip: (req) => req.auth !== undefined,
+    skip: (req) => req.auth != null,
     handler: (_req, res, _next, options) => {
       res.status(options.statusCode).json({ error: 'too many anonymous deploys from this address; try again later or sign in' });
     },

@@ -38,7 +38,7 @@ export function deployRoutes(ctx: RouteContext): Router {
 
   const refuseAnonymousName: RequestHandler = (req, _res, next) => {
     // Spec: `name` without a credential is the standard 401, before anything else happens.
-    if (req.auth === undefined && req.query['name'] !== undefined) next(new UnauthenticatedError('missing', '?name= needs a credential'));
+    if (req.auth == null && req.query['name'] !== undefined) next(new UnauthenticatedError('missing', '?name= needs a credential'));
     else next();
   };
 
