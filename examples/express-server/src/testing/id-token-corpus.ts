@@ -72,6 +72,8 @@ export function badIdTokens(idp: LocalIdentityProvider, foreignKey: PrivateSigni
     ['missing sub', mint({ sub: undefined })],
     ['lifetime over one hour', mint({ iat: T, exp: T + 3601 })],
     ['lifetime of a day', mint({}, { expiresInSeconds: 86_400 })],
+    ['empty string', ''],
+    ['a Bearer prefix left on', `Bearer ${mint()}`],
     ['one part', 'abc'],
     ['two parts', 'abc.def'],
     ['four parts', `${mint()}.abc`],
