@@ -7,7 +7,6 @@ import { guardAvailability } from './db/unavailable-database.js';
 import { VanityRepository } from './db/vanity-repository.js';
 import { finalErrorHandler } from './http/final-error-handler.js';
 import { notFound } from './http/http-error.js';
-import { exposeRepeatedAuthorization } from './http/repeated-authorization.js';
 import { requestLogger } from './logger.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -42,7 +41,6 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(requestLogger(deps.logger));
-  app.use(exposeRepeatedAuthorization());
   app.use((_req, res, next) => {
     if (deps.lifecycle.shuttingDown) res.setHeader('connection', 'close');
     next();

@@ -1,4 +1,4 @@
-import { parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
+import { authorizationOfNodeRequest, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
 import type { RequestHandler } from 'express';
 import './request-auth.js';
 
@@ -49,7 +49,7 @@ export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewa
   checkAuthenticator(authenticator, 'requireAuth');
   const accept = acceptOf(options, 'requireAuth');
   return (req, _res, next) => {
-    authenticator.authenticate(req.headers, { accept }).then(
+    authenticator.authenticate(authorizationOfNodeRequest(req), { accept }).then(
       (principal) => {
         req.auth = principal;
         next();
@@ -76,7 +76,7 @@ export function optionalAuth(authenticator: Authenticator, options?: AuthMiddlew
   checkAuthenticator(authenticator, 'optionalAuth');
   const accept = acceptOf(options, 'optionalAuth');
   return (req, _res, next) => {
-    authenticator.authenticateOptional(req.headers, { accept }).then(
+    authenticator.authenticateOptional(authorizationOfNodeRequest(req), { accept }).then(
       (principal) => {
         req.auth = principal;
         next();

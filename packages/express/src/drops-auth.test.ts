@@ -6,6 +6,7 @@ import {
   UNAUTHENTICATED_MESSAGE,
   type KeyStore,
 } from '@drops/auth';
+import { request } from 'node:http';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,22 @@ describe('requireAuth and optionalAuth', () => {
     const { apiKey } = await mint('user-deploy');
     const owned = await fetch(`${server.url}/deploy`, { method: 'POST', headers: bearer(apiKey) });
     expect(await owned.json()).toEqual({ owner: 'user-deploy', anonymous: false });
+  });
+
+  it('refuses a repeated Authorization header, even when the first value is valid', async () => {
+    const { apiKey } = await mint('user-repeat');
+    const statusWith = (values: string[]): Promise<number> =>
+      new Promise((resolve, reject) => {
+        // node:http sends an array value as repeated header lines, as a smuggling client would.
+        const req = request(`${server.url}/whoami`, { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject).end();
+      });
+    expect(await statusWith([`Bearer ${apiKey}`])).toBe(200);
+    expect(await statusWith([`Bearer ${apiKey}`, 'Bearer hp_other'])).toBe(401);
+    expect(await statusWith(['Bearer hp_other', `Bearer ${apiKey}`])).toBe(401);
   });
 
   it('passes errors that are not drops-auth errors on to the next handler', async () => {

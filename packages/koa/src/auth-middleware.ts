@@ -1,4 +1,4 @@
-import { DropsAuthError, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
+import { authorizationOfNodeRequest, DropsAuthError, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { respondWithError } from './respond-with-error.js';
@@ -52,8 +52,8 @@ export function authMiddleware(
     let principal;
     try {
       principal = optional
-        ? await authenticator.authenticateOptional(ctx.headers, { accept })
-        : await authenticator.authenticate(ctx.headers, { accept });
+        ? await authenticator.authenticateOptional(authorizationOfNodeRequest(ctx.req), { accept })
+        : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), { accept });
     } catch (error) {
       // Only authentication failures are answered here; errors of the routes below propagate.
       if (error instanceof DropsAuthError) return respondWithError(ctx, error);

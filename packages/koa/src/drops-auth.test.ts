@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import {
   BEARER_CHALLENGE,
   UNAUTHENTICATED_MESSAGE,
@@ -150,6 +151,21 @@ describe('requireAuth()', () => {
     } finally {
       failing = false;
     }
+  });
+
+  it('refuses a repeated Authorization header, even when the first value is valid', async () => {
+    const { apiKey } = await mintKey('acct-repeat');
+    const statusWith = (values: string[]): Promise<number> =>
+      new Promise((resolve, reject) => {
+        // node:http sends an array value as repeated header lines, as a smuggling client would.
+        const req = request(`${server.url}/either`, { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject).end();
+      });
+    expect(await statusWith([`Bearer ${apiKey}`])).toBe(200);
+    expect(await statusWith([`Bearer ${apiKey}`, 'Bearer hp_other'])).toBe(401);
   });
 
   it('leaves errors of the route itself to Koa', async () => {

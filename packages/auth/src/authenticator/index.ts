@@ -10,8 +10,10 @@ export {
 export {
   parseAuthorization,
   authorizationOf,
+  authorizationOfNodeRequest,
   MAX_AUTHORIZATION_LENGTH,
   type BearerCredential,
   type HeadersLike,
+  type NodeRequestLike,
 } from './parse-authorization.js';
 export { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';

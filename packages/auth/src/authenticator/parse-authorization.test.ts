@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
-import { authorizationOf, MAX_AUTHORIZATION_LENGTH, parseAuthorization } from './parse-authorization.js';
+import { authorizationOf, authorizationOfNodeRequest, MAX_AUTHORIZATION_LENGTH, parseAuthorization } from './parse-authorization.js';
 
 const key = generateApiKey().secret;
 const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln';
@@ -82,5 +82,25 @@ describe('authorizationOf', () => {
     expect(authorizationOf({ authorization: 'Bearer y' })).toBe('Bearer y');
     expect(authorizationOf({})).toBeUndefined();
     expect(authorizationOf(new Headers())).toBeUndefined();
+  });
+});
+
+describe('authorizationOfNodeRequest', () => {
+  it('reads the one Authorization header of a Node request, whatever its case', () => {
+    expect(authorizationOfNodeRequest({ headers: {}, rawHeaders: ['Host', 'x', 'AUTHORIZATION', 'Bearer a'] })).toBe('Bearer a');
+    expect(authorizationOfNodeRequest({ headers: {}, rawHeaders: ['Host', 'x'] })).toBeUndefined();
+  });
+
+  it('answers every value when the header is repeated, which the parser refuses', () => {
+    const values = authorizationOfNodeRequest({
+      headers: { authorization: 'Bearer first' },
+      rawHeaders: ['authorization', 'Bearer first', 'Accept', '*/*', 'Authorization', 'Bearer second'],
+    });
+    expect(values).toEqual(['Bearer first', 'Bearer second']);
+    expect(parseAuthorization(values)).toEqual({ kind: 'malformed' });
+  });
+
+  it('falls back to req.headers without rawHeaders', () => {
+    expect(authorizationOfNodeRequest({ headers: { authorization: 'Bearer z' } })).toBe('Bearer z');
   });
 });

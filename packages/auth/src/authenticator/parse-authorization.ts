@@ -78,3 +78,36 @@ export function parseAuthorization(value: string | readonly string[] | null | un
   }
   return TOKEN68.test(credential) ? { kind: 'id_token', value: credential } : MALFORMED;
 }
+
+/** The parts of Node's `IncomingMessage` that {@link authorizationOfNodeRequest} reads. */
+export interface NodeRequestLike {
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  readonly rawHeaders?: readonly string[];
+}
+
+/**
+ * The `Authorization` value(s) of a Node request (Express's `req`, Koa's `ctx.req`). Node keeps
+ * only the first of several `Authorization` headers in `req.headers`, so a request carrying a
+ * valid credential and a second value would authenticate with the first while a proxy reading the
+ * last one disagrees. This reads `req.rawHeaders` instead and answers every value as a list when
+ * there are several, which {@link parseAuthorization} refuses as malformed.
+ *
+ * @example
+ * ```ts
+ * const principal = await authenticator.authenticate(authorizationOfNodeRequest(req));
+ * ```
+ */
+export function authorizationOfNodeRequest(req: NodeRequestLike): string | readonly string[] | undefined {
+  const raw = req.rawHeaders;
+  if (raw === undefined) return authorizationOf(req.headers);
+  let first: string | undefined;
+  let all: string[] | undefined;
+  for (let i = 0; i < raw.length - 1; i += 2) {
+    const name = raw[i] as string;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    const value = raw[i + 1] as string;
+    if (first === undefined) first = value;
+    else (all ??= [first]).push(value);
+  }
+  return all ?? first;
+}
