@@ -32,7 +32,8 @@ describe('fuzzing the Authorization header', () => {
   // Values a fetch client can send: visible ASCII, spaces and tabs inside, latin1 above 0x7f.
   const headerValue = fc.oneof(
     fc.string({ unit: fc.constantFrom(...' \tBbEeAaRrhp_.-~+/=:,"\'\\'.split('')), maxLength: 80 }),
-    fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 200 }),
+    // (not DEL, 0x7f: a control character that fetch refuses to send)
+    fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 200 }),
     fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'Bearer:', 'Bearerhp_', ''), fc.string({ maxLength: 120 })).map(
       ([scheme, rest]) => `${scheme} ${rest}`,
     ),
