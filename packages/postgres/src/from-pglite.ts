@@ -68,5 +68,7 @@ export function fromPGlite(db: PGliteLike): Queryable {
       closed ??= db.closed === true ? Promise.resolve() : db.close();
       return closed;
     },
+    // PGlite is in-process and single-client: nothing but this process can change its data.
+    inProcess: { engine: db, isOpen: () => closed === undefined && db.closed !== true },
   };
 }

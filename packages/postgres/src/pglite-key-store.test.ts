@@ -95,3 +95,61 @@ describe('PGlite', () => {
     await expect(openPGliteKeyStore({ dataDir: ':memory:', flushIntervalMs: -5 })).rejects.toThrow(TypeError);
   });
 });
+
+describe('the active-key cache on PGlite', () => {
+  const isPromise = (value: unknown): boolean => value instanceof Promise;
+
+  it('answers a key found once from memory, and never an unknown or revoked one', async () => {
+    const store = new PostgresKeyStore({ db: memory });
+    const peer = new PostgresKeyStore({ db: memory });
+    const key = sampleKeyRecord({ accountId: 'acct_cache' });
+    await store.create(key);
+    const first = store.findActive(key.id);
+    expect(isPromise(first)).toBe(true);
+    expect(await first).toEqual({ id: key.id, accountId: 'acct_cache' });
+    // Found before: answered without a query (a value, not a promise).
+    expect(store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_cache' });
+    // Unknown ids always take the query, exactly like revoked ones.
+    expect(isPromise(store.findActive(sampleKeyRecord().id))).toBe(true);
+    // A revoke through another store of this process drops it for every store at once.
+    expect(await peer.revoke('acct_cache', key.id, new Date())).toBe(true);
+    const after = store.findActive(key.id);
+    expect(isPromise(after)).toBe(true);
+    expect(await after).toBeNull();
+    await Promise.all([store.close(), peer.close()]);
+  });
+
+  it('does not keep a key read while a revoke of it was under way', async () => {
+    const store = new PostgresKeyStore({ db: memory });
+    const key = sampleKeyRecord({ accountId: 'acct_race' });
+    await store.create(key);
+    // PGlite runs one query at a time: the lookup reads the key active, then the revoke commits.
+    const lookup = store.findActive(key.id);
+    const revoke = store.revoke('acct_race', key.id, new Date());
+    expect(await lookup).toEqual({ id: key.id, accountId: 'acct_race' });
+    expect(await revoke).toBe(true);
+    expect(await store.findActive(key.id)).toBeNull();
+    await store.close();
+  });
+
+  it('answers nothing from memory once the database is closed: a 503, never a success', async () => {
+    const db = await openPGlite({ dataDir: ':memory:' });
+    await migrateKeyStore(db);
+    const store = new PostgresKeyStore({ db });
+    const key = sampleKeyRecord();
+    await store.create(key);
+    expect(await store.findActive(key.id)).not.toBeNull();
+    await db.close();
+    await expect(Promise.resolve().then(() => store.findActive(key.id))).rejects.toMatchObject({ status: 503 });
+    await store.close();
+  });
+
+  it('can be turned off', async () => {
+    const store = new PostgresKeyStore({ db: memory, maxCachedKeys: 0 });
+    const key = sampleKeyRecord();
+    await store.create(key);
+    await store.findActive(key.id);
+    expect(isPromise(store.findActive(key.id))).toBe(true);
+    await store.close();
+  });
+});

@@ -155,7 +155,7 @@ describe('PostgresKeyStore on PostgreSQL', () => {
     });
     const key = sampleKeyRecord();
     for (const call of [
-      () => down.findActive(key.id),
+      async (): Promise<unknown> => down.findActive(key.id),
       () => down.create(key),
       () => down.listByAccount(key.accountId),
       () => down.revoke(key.accountId, key.id, new Date()),

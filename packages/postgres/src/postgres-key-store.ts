@@ -4,6 +4,7 @@ import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
+import { activeKeyCacheOf, type ActiveKeyCache } from './active-key-cache.js';
 
 /**
  * Options of {@link PostgresKeyStore}.
@@ -24,6 +25,13 @@ export interface PostgresKeyStoreOptions {
   readonly onError?: (error: unknown) => void;
   /** Whether {@link PostgresKeyStore.close} also closes `db`. Default `false`. */
   readonly closeDatabase?: boolean;
+  /**
+   * On an in-process database (PGlite), how many active keys to keep in memory once found, so a
+   * key that authenticated once costs no query; every revoke through any store of this process
+   * drops its key first. Ignored on PostgreSQL, where other processes revoke too: there every
+   * lookup is a query. Default 10 000; 0 turns it off.
+   */
+  readonly maxCachedKeys?: number;
 }
 
 const SQL = {
@@ -48,6 +56,7 @@ const settingsShape = {
   flushIntervalMs: z.number().int().positive().optional(),
   onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
   closeDatabase: z.boolean().optional(),
+  maxCachedKeys: z.number().int().nonnegative().optional(),
 };
 
 const optionsSchema = z.object(
@@ -73,8 +82,10 @@ export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>)
 /**
  * The {@link KeyStore} on PostgreSQL, through `pg` or embedded PGlite.
  *
- * - `findActive` is one index lookup (`SELECT` by id among active keys), with no cache: a revoke committed by any instance on
- *   the same database is seen by the very next lookup.
+ * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL there is
+ *   no cache: a revoke committed by any instance on the same database is seen by the very next
+ *   lookup. On PGlite, which only this process can change, keys found once answer from memory
+ *   until a revoke through any store of this process drops them (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
  *   per key by default), batched into one `UPDATE` every 5 s, forward-only, and flushed on `close()`.
  * - A database failure rejects with `UnavailableError('key_store')` (a 503), never `null`. The
@@ -96,12 +107,19 @@ export class PostgresKeyStore implements KeyStore {
   readonly #db: Queryable;
   readonly #uses: LastUsedBatcher;
   readonly #closeDatabase: boolean;
+  /** Only on an in-process database (PGlite): see `maxCachedKeys`. */
+  readonly #cache: ActiveKeyCache | null;
   #closed: Promise<void> | undefined;
 
   constructor(options: PostgresKeyStoreOptions) {
     parseOptions('PostgresKeyStore', optionsSchema, options);
     this.#db = options.db;
     this.#closeDatabase = options.closeDatabase ?? false;
+    const maxCachedKeys = options.maxCachedKeys ?? 10_000;
+    this.#cache =
+      options.db.inProcess !== undefined && maxCachedKeys > 0
+        ? activeKeyCacheOf(options.db.inProcess.engine, maxCachedKeys)
+        : null;
     this.#uses = new LastUsedBatcher({
       flush: (entries) => this.#writeUses(entries),
       minIntervalMs: options.minUseIntervalMs ?? 60_000,
@@ -125,16 +143,32 @@ export class PostgresKeyStore implements KeyStore {
     }
   }
 
-  /** The active key with this id, or `null` if it is unknown or revoked. One index lookup, the same work for both. */
-  async findActive(id: string): Promise<ActiveKey | null> {
+  /**
+   * The active key with this id, or `null` if it is unknown or revoked: one index lookup, the same
+   * work for both. On PGlite a key found before answers from memory (see `maxCachedKeys`).
+   */
+  findActive(id: string): Promise<ActiveKey | null> | ActiveKey {
+    const cache = this.#cache;
+    if (cache !== null && this.#db.inProcess?.isOpen() === true) {
+      const hit = cache.get(id);
+      if (hit !== undefined) return hit;
+    }
+    return this.#lookUp(id, cache?.generation ?? 0);
+  }
+
+  async #lookUp(id: string, generation: number): Promise<ActiveKey | null> {
     let rows: { account_id: string }[];
     try {
       ({ rows } = await this.#db.query<{ account_id: string }>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active' }));
     } catch (error) {
+      this.#cache?.clear();
       throw unavailable(error);
     }
     const row = rows[0];
-    return row === undefined ? null : { id, accountId: row.account_id };
+    if (row === undefined) return null;
+    const key: ActiveKey = Object.freeze({ id, accountId: row.account_id });
+    this.#cache?.remember(key, generation);
+    return key;
   }
 
   /** The account's active keys, newest first. */
@@ -161,11 +195,16 @@ export class PostgresKeyStore implements KeyStore {
 
   /** Revokes the account's active key: `true` if this call revoked it. Committed before it resolves. */
   async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
+    // Dropped before the update (no lookup from now on answers from memory) and again after it
+    // (a lookup that read the row before the commit does not put it back: the generation moved).
+    this.#cache?.drop(id);
     try {
       const { rows } = await this.#db.query(SQL.revoke, [accountId, id, at], { name: 'drops_auth_keys_revoke' });
       return rows.length === 1;
     } catch (error) {
       throw unavailable(error);
+    } finally {
+      this.#cache?.drop(id);
     }
   }
 
@@ -182,6 +221,7 @@ export class PostgresKeyStore implements KeyStore {
   /** Writes pending uses, then stops; closes the database too when `closeDatabase` was set. Idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async (): Promise<void> => {
+      this.#cache?.clear();
       await this.#uses.close();
       if (this.#closeDatabase) await this.#db.close();
     })();

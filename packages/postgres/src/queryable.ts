@@ -68,4 +68,12 @@ export interface Queryable extends SqlExecutor {
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Releases the engine (ends the pool, closes PGlite). */
   close(): Promise<void>;
+  /**
+   * Set only when this process is the database's one and only client (PGlite, embedded): the
+   * engine instance, and whether it is still open. Every change to the data then goes through
+   * this process, so a store may keep what it reads and drop it when it makes a change itself
+   * (see `PostgresKeyStore`'s active-key cache). A server (`pg`) never sets it: other processes
+   * write there.
+   */
+  readonly inProcess?: { readonly engine: object; isOpen(): boolean };
 }
