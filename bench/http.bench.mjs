@@ -21,12 +21,11 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { createScratchDatabase } from './scratch-database.mjs';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
@@ -155,13 +154,7 @@ export async function run() {
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const token = `Bearer ${idToken}`;
   const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
-  const dbName = `drops_bench_http_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
+  const scratch = await createScratchDatabase('http');
 
   const procs = [];
   try {
@@ -170,7 +163,7 @@ export async function run() {
       startPeer('express'),
       startPeer('oauth2-jwt-bearer', oidc),
       startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: QUIET }),
-      startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: dbUrl.toString(), LOG_LEVEL: QUIET }),
+      startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: scratch.url, LOG_LEVEL: QUIET }),
       startReference('reference server, PGlite, access log', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: 'info' }),
     ]);
     procs.push(...started);
@@ -179,7 +172,7 @@ export async function run() {
     // PostgreSQL one shares the reference server's database, migrated by then).
     const minimal = await Promise.all([
       startPeer('express-drops-auth', oidc),
-      startPeer('express-drops-auth', { ...oidc, DATABASE_URL: dbUrl.toString() }),
+      startPeer('express-drops-auth', { ...oidc, DATABASE_URL: scratch.url }),
     ]);
     procs.push(...minimal);
     const [minimalLite, minimalPg] = minimal;
@@ -237,7 +230,6 @@ export async function run() {
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await idp.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }

@@ -12,11 +12,11 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { createScratchDatabase } from './scratch-database.mjs';
 import { PGlite } from '@electric-sql/pglite';
 import { createAuthenticator, generateApiKey } from '../packages/auth/dist/index.js';
 import { fromPGlite, fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '../packages/postgres/dist/index.js';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MS = Number(process.env.BENCH_MS ?? 5_000);
 const KEYS = 10_000;
 const CONCURRENCY = 32;
@@ -97,14 +97,8 @@ async function measure(group, db, floors, keys, target) {
 }
 
 async function postgres(keys) {
-  const name = `drops_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const scratch = await createScratchDatabase('keys');
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
   try {
     const db = fromPgPool(pool);
     await seed(db, keys);
@@ -120,8 +114,7 @@ async function postgres(keys) {
     return await measure('API key, PostgreSQL (pg, pool of 10)', db, floors, keys, TARGET);
   } finally {
     await pool.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

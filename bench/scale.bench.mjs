@@ -17,9 +17,9 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { createScratchDatabase } from './scratch-database.mjs';
 import { fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '@drops/auth-postgres';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MS = Number(process.env.BENCH_SCALE_MS ?? 2_000);
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,100000,1000000").split(",").map(Number);
 const CONCURRENCY = 32;
@@ -45,14 +45,8 @@ async function opsPerSec(fn, ms) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function run() {
-  const dbName = `drops_bench_scale_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.query(`create database ${dbName}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const scratch = await createScratchDatabase('scale');
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
   const rows = [];
   try {
     const db = fromPgPool(pool);
@@ -121,7 +115,6 @@ export async function run() {
     return rows;
   } finally {
     await pool.end();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }

@@ -21,12 +21,12 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { createScratchDatabase } from './scratch-database.mjs';
 import { PGlite } from '@electric-sql/pglite';
 import { createAuthenticator, createIdTokenVerifier, generateApiKey, UnauthenticatedError } from '../packages/auth/dist/index.js';
 import { LocalIdentityProvider } from '../packages/auth/dist/testing/index.js';
 import { fromPGlite, fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '../packages/postgres/dist/index.js';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SAMPLES = Number(process.env.BENCH_TIMING_SAMPLES ?? 4_000);
 const ACTIVE = 10_000;
 // Every unknown and every revoked key is used once (warm-up included), and all are made before
@@ -194,20 +194,13 @@ async function measure(group, db, idp) {
 }
 
 async function onPostgres(idp) {
-  const name = `drops_bench_timing_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  const scratch = await createScratchDatabase('timing');
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   try {
     return await measure('timing: 401 on PostgreSQL', fromPgPool(pool), idp);
   } finally {
     await pool.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
