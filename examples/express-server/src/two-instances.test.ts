@@ -1,32 +1,12 @@
-import { LocalIdentityProvider } from '@drops/auth/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
-import { bearer, startTestServer, type TestServer } from './testing/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { bearer } from './testing/test-server.js';
+import { useTwoInstances } from './testing/two-instances.js';
 
 describe('two instances on one PostgreSQL database', () => {
-  let idp: LocalIdentityProvider;
-  let db: TestDatabase;
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    idp = await LocalIdentityProvider.start();
-    db = await createTestDatabase();
-    // Started together on an empty database: the migrations must run exactly once between them.
-    [a, b] = await Promise.all([
-      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
-      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
-    ]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await idp?.close();
-    await db?.drop();
-  }, 30_000);
+  const instances = useTwoInstances();
 
   it('accepts on B a key minted on A, and refuses it on B the very next request after A revokes it', async () => {
+    const { a, b, idp } = instances();
     const { apiKey, id } = await a.mintKey('shared-account');
     const onB = await b.fetch('/whoami', { headers: bearer(apiKey) });
     expect(onB.status).toBe(200);
@@ -40,6 +20,7 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('revokes on B a key minted on A, and keeps it revoked on both', async () => {
+    const { a, b, idp } = instances();
     const { apiKey, id } = await a.mintKey('other-account');
     expect((await b.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
     expect((await a.fetch('/drops', { headers: bearer(apiKey) })).status).toBe(401);
@@ -47,6 +28,7 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('shares drops, names and vanity names between instances', async () => {
+    const { a, b, idp } = instances();
     const key = bearer((await a.mintKey('deployer')).apiKey);
     expect((await a.fetch('/deploy?name=shared-site', { method: 'POST', headers: key, body: 'from A' })).status).toBe(201);
     expect(await (await b.fetch('/d/shared-site')).text()).toBe('from A');
@@ -63,6 +45,7 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('applied each migration once', async () => {
+    const { a, b, idp } = instances();
     const { rows } = await a.running.db.query<{ namespace: string; n: string }>(
       'select namespace, count(*)::text as n from drops_schema_migrations group by namespace order by namespace',
     );

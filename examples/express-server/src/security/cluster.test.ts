@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { LocalIdentityProvider } from '@drops/auth/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../testing/test-server.js';
+import { useTwoInstances } from '../testing/two-instances.js';
 
 interface Use {
   readonly sentAt: number;
@@ -10,27 +9,10 @@ interface Use {
 }
 
 describe('two instances on one PostgreSQL: revocation is linearizable', () => {
-  let idp: LocalIdentityProvider;
-  let db: TestDatabase;
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    idp = await LocalIdentityProvider.start();
-    db = await createTestDatabase();
-    [a, b] = await Promise.all([
-      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
-      startTestServer({ backend: 'postgres', databaseUrl: db.url, idp }),
-    ]);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await idp?.close();
-    await db?.drop();
-  }, 30_000);
+  const instances = useTwoInstances();
 
   it('refuses on A every request sent after the DELETE on B was answered', async () => {
+    const { a, b, idp } = instances();
     for (let round = 0; round < 5; round++) {
       const key = await a.mintKey(`cluster-${round}`);
       const uses: Use[] = [];
