@@ -109,6 +109,28 @@ describe('the database going away and coming back', () => {
     await store.close();
   });
 
+  it('answers 503 when the database stops answering (a black hole), and works again after', async () => {
+    const db = await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 500 });
+    const store = new PostgresKeyStore({ db, closeDatabase: true, queryTimeoutMs: 300 });
+    const key = sampleKeyRecord({ accountId: 'acct_stall' });
+    await store.create(key);
+    expect(await lookUp(store, key.id, 'acct_stall')).toEqual({ kind: 'found' });
+
+    proxy.stall();
+    // Connections stay open and nothing comes back: without a query timeout these would hang.
+    const during = await Promise.all(Array.from({ length: 8 }, () => lookUp(store, key.id, 'acct_stall')));
+    expect(during).toEqual(Array.from({ length: 8 }, () => ({ kind: 'unavailable' })));
+
+    proxy.restore();
+    let after: Outcome = { kind: 'null' };
+    for (let attempt = 0; attempt < 20 && after.kind !== 'found'; attempt++) {
+      after = await lookUp(store, key.id, 'acct_stall');
+      if (after.kind !== 'found') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(after).toEqual({ kind: 'found' });
+    await store.close();
+  }, 20_000);
+
   it('survives idle connections dropping (no crash) and reconnects on the next lookup', async () => {
     const idleErrors: Error[] = [];
     const db = await openPostgres({ connectionString: viaProxy(), onIdleError: (e) => idleErrors.push(e) });

@@ -8,8 +8,23 @@ import type { QueryOptions, QueryResult, Queryable, SqlExecutor } from './querya
  * const client: PgClientLike = await pool.connect();
  * ```
  */
+/**
+ * What {@link fromPgPool} hands to pg's `query()`.
+ *
+ * @example
+ * ```ts
+ * const config: PgQueryConfig = { text: 'select 1', query_timeout: 5_000 };
+ * ```
+ */
+export interface PgQueryConfig {
+  text: string;
+  values?: unknown[];
+  name?: string;
+  query_timeout?: number;
+}
+
 export interface PgClientLike {
-  query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
   query(text: string): Promise<unknown>;
   release(error?: Error | boolean): void;
   /** pg's `Client` is an EventEmitter: a connection lost while checked out is an `'error'` event. */
@@ -26,7 +41,7 @@ export interface PgClientLike {
  * ```
  */
 export interface PgPoolLike {
-  query(config: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
   connect(): Promise<PgClientLike>;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -52,8 +67,10 @@ function executorOf(client: PgPoolLike | PgClientLike): SqlExecutor {
   return {
     async query<Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<Row>> {
       // pg reads `values` without changing it: no copy on the hot path.
-      const config: { text: string; values?: unknown[]; name?: string } = { text: sql, values: params as unknown[] | undefined };
+      const config: PgQueryConfig = { text: sql, values: params as unknown[] | undefined };
       if (options?.name !== undefined) config.name = options.name;
+      // pg rejects with "Query read timeout" and, through pool.query, discards the connection.
+      if (options?.timeoutMs !== undefined) config.query_timeout = options.timeoutMs;
       const result = await client.query(config);
       return { rows: result.rows as Row[] };
     },

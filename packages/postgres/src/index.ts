@@ -1,5 +1,5 @@
 export type { Queryable, SqlExecutor, QueryResult, QueryOptions } from './queryable.js';
-export { fromPgPool, type PgPoolLike, type PgClientLike, type FromPgPoolOptions } from './from-pg-pool.js';
+export { fromPgPool, type PgQueryConfig, type PgPoolLike, type PgClientLike, type FromPgPoolOptions } from './from-pg-pool.js';
 export { fromPGlite, type PGliteLike, type PGliteTransactionLike } from './from-pglite.js';
 export type { Migration } from './migration.js';
 export { migrate, MIGRATIONS_TABLE, type MigrateOptions, type MigrateResult } from './migrate.js';

@@ -32,6 +32,12 @@ export interface PostgresKeyStoreOptions {
    * lookup is a query. Default 10 000; 0 turns it off.
    */
   readonly maxCachedKeys?: number;
+  /**
+   * How long a query may wait for the database's answer, in ms, before it fails as unavailable
+   * (a 503): a database that accepts connections but stops answering never hangs a request.
+   * Default 5 000. PGlite, in process, ignores it.
+   */
+  readonly queryTimeoutMs?: number;
 }
 
 const SQL = {
@@ -57,6 +63,7 @@ const settingsShape = {
   onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
   closeDatabase: z.boolean().optional(),
   maxCachedKeys: z.number().int().nonnegative().optional(),
+  queryTimeoutMs: z.number().int().positive().optional(),
 };
 
 const optionsSchema = z.object(
@@ -109,12 +116,14 @@ export class PostgresKeyStore implements KeyStore {
   readonly #closeDatabase: boolean;
   /** Only on an in-process database (PGlite): see `maxCachedKeys`. */
   readonly #cache: ActiveKeyCache | null;
+  readonly #timeoutMs: number;
   #closed: Promise<void> | undefined;
 
   constructor(options: PostgresKeyStoreOptions) {
     parseOptions('PostgresKeyStore', optionsSchema, options);
     this.#db = options.db;
     this.#closeDatabase = options.closeDatabase ?? false;
+    this.#timeoutMs = options.queryTimeoutMs ?? 5_000;
     const maxCachedKeys = options.maxCachedKeys ?? 10_000;
     this.#cache =
       options.db.inProcess !== undefined && maxCachedKeys > 0
@@ -135,7 +144,7 @@ export class PostgresKeyStore implements KeyStore {
       await this.#db.query(
         SQL.create,
         [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null],
-        { name: 'drops_auth_keys_create' },
+        { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs },
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw new Error('a key with this id already exists', { cause: error });
@@ -159,7 +168,7 @@ export class PostgresKeyStore implements KeyStore {
   async #lookUp(id: string, generation: number): Promise<ActiveKey | null> {
     let rows: { account_id: string }[];
     try {
-      ({ rows } = await this.#db.query<{ account_id: string }>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active' }));
+      ({ rows } = await this.#db.query<{ account_id: string }>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active', timeoutMs: this.#timeoutMs }));
     } catch (error) {
       this.#cache?.clear();
       throw unavailable(error);
@@ -180,7 +189,7 @@ export class PostgresKeyStore implements KeyStore {
         name: string | null;
         created_at: Date;
         last_used_at: Date | null;
-      }>(SQL.list, [accountId], { name: 'drops_auth_keys_list' });
+      }>(SQL.list, [accountId], { name: 'drops_auth_keys_list', timeoutMs: this.#timeoutMs });
       return rows.map((r) => ({
         id: r.id,
         prefix: r.prefix,
@@ -199,7 +208,7 @@ export class PostgresKeyStore implements KeyStore {
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache?.drop(id);
     try {
-      const { rows } = await this.#db.query(SQL.revoke, [accountId, id, at], { name: 'drops_auth_keys_revoke' });
+      const { rows } = await this.#db.query(SQL.revoke, [accountId, id, at], { name: 'drops_auth_keys_revoke', timeoutMs: this.#timeoutMs });
       return rows.length === 1;
     } catch (error) {
       throw unavailable(error);
@@ -235,6 +244,6 @@ export class PostgresKeyStore implements KeyStore {
       ids.push(id);
       times.push(at.toISOString());
     }
-    await this.#db.query(SQL.recordUses, [ids, times], { name: 'drops_auth_keys_record_uses' });
+    await this.#db.query(SQL.recordUses, [ids, times], { name: 'drops_auth_keys_record_uses', timeoutMs: this.#timeoutMs });
   }
 }

@@ -24,6 +24,12 @@ export interface QueryOptions {
    * connection and reused; PGlite ignores it. One name must always mean the same SQL text.
    */
   readonly name?: string;
+  /**
+   * Give up on an answer after this long: the query rejects (a 503 upstream) instead of waiting on
+   * a database that accepts connections but no longer answers. With `pg` the connection is then
+   * discarded; PGlite, in process, ignores it.
+   */
+  readonly timeoutMs?: number;
 }
 
 /**

@@ -6,7 +6,12 @@ export interface TcpProxy {
   readonly port: number;
   /** Destroys every open connection and refuses new ones (accepts, then closes at once). */
   cut(): void;
-  /** Accepts and forwards new connections again. */
+  /**
+   * Keeps every connection open but forwards nothing more, either way, and holds new ones the same:
+   * a database that accepts connections and never answers (a network black hole).
+   */
+  stall(): void;
+  /** Accepts and forwards new connections again (stalled ones are dropped). */
   restore(): void;
   /** Open client connections right now. */
   readonly openConnections: number;
@@ -17,9 +22,16 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let refusing = false;
+  let stalled = false;
+  const held = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (refusing) {
       client.destroy();
+      return;
+    }
+    if (stalled) {
+      held.add(client);
+      client.on('error', () => held.delete(client)).on('close', () => held.delete(client));
       return;
     }
     const upstream = net.connect(target.port, target.host);
@@ -48,15 +60,26 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
+    stall(): void {
+      stalled = true;
+      for (const s of sockets) {
+        s.unpipe();
+        s.pause();
+        held.add(s);
+      }
+    },
     restore(): void {
       refusing = false;
+      stalled = false;
+      for (const s of held) s.destroy();
+      held.clear();
     },
     get openConnections(): number {
       return sockets.size / 2;
     },
     close(): Promise<void> {
       refusing = true;
-      for (const s of sockets) s.destroy();
+      for (const s of [...sockets, ...held]) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
