@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, type RawResponse } from '../testing/raw-http.js';
 import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
-import { snapshotOf, UNIFORM_401, UNIFORM_401_BODY } from '../testing/uniform-401.js';
+import { snapshotOf, UNIFORM_401, UNIFORM_401_BODY } from '@drops/auth/testing';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const FUZZ_RUNS = 150;

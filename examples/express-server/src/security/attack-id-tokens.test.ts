@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountRoutes, type AccountRoute } from '../testing/account-routes.js';
 import { badIdTokens } from '../testing/id-token-corpus.js';
 import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
-import { snapshotOf, UNIFORM_401 } from '../testing/uniform-401.js';
+import { snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 
 // Forged, expired and misconfigured ID tokens, over real HTTP, on every account route.
 describe('the ID token corpus against every account route', () => {

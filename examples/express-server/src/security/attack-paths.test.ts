@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, type RawResponse } from '../testing/raw-http.js';
 import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
-import { UNIFORM_401_BODY } from '../testing/uniform-401.js';
+import { UNIFORM_401_BODY } from '@drops/auth/testing';
 
 let s: TestServer;
 

@@ -2,7 +2,7 @@ import { LocalIdentityProvider, type LocalSigningKey, type OutageMode } from '@d
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppWithVerifier, type TestApp } from '../testing/start-app.js';
 import { bearer, startTestServer, testClock, type TestClock } from '../testing/test-server.js';
-import { snapshotOf, UNIFORM_401 } from '../testing/uniform-401.js';
+import { snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 
 const MAX_AGE_S = 60;
 const STALE_WINDOW_MS = 10 * 60_000;

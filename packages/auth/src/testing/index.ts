@@ -2,3 +2,4 @@
 // The KeyStore conformance suite needs vitest and lives at `@drops/auth/testing/conformance`.
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
+export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';

@@ -1,4 +1,4 @@
-import { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from '@drops/auth';
+import { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
 
 /** The exact bytes of the one 401 body (DESIGN.md, "401 body"). */
 export const UNIFORM_401_BODY = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
@@ -24,7 +24,15 @@ export const COMPARED_HEADERS = [
   'set-cookie',
 ] as const;
 
-/** Reads a fetch `Response` into an {@link AnswerSnapshot}. */
+/**
+ * Reads a fetch `Response` into an {@link AnswerSnapshot}, for asserting that an adapter answers
+ * every authentication failure with the same bytes.
+ *
+ * @example
+ * ```ts
+ * expect(await snapshotOf(await fetch(`${url}/whoami`))).toEqual(UNIFORM_401);
+ * ```
+ */
 export async function snapshotOf(res: Response): Promise<AnswerSnapshot> {
   const body = Buffer.from(await res.arrayBuffer()).toString('hex');
   const headers: Record<string, string | null> = {};
