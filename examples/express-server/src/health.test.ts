@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
-import { TcpProxy } from './testing/tcp-proxy.js';
-import { bearer, startTestServer, type TestServer } from './testing/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { useProxiedServer } from './testing/proxied-server.js';
+import { bearer, useTestServer } from './testing/test-server.js';
 
 describe('when PostgreSQL cannot be reached', () => {
-  let db: TestDatabase;
-  let proxy: TcpProxy;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    proxy = await TcpProxy.start('127.0.0.1', 5432);
-    const url = new URL(db.url);
-    url.port = String(proxy.port);
-    server = await startTestServer({ backend: 'postgres', databaseUrl: url.toString() });
-  }, 60_000);
-
-  afterAll(async () => {
-    await proxy?.restore();
-    await server?.close();
-    await proxy?.close();
-    await db?.drop();
-  }, 30_000);
+  const proxied = useProxiedServer();
 
   it('answers /healthz and API keys with 503 (never 401) while it is down, and recovers without a restart', async () => {
+    const { s: server, proxy } = proxied();
     const { apiKey } = await server.mintKey('outage');
     expect((await server.fetch('/healthz')).status).toBe(200);
 
@@ -47,13 +30,10 @@ describe('when PostgreSQL cannot be reached', () => {
 });
 
 describe('when the embedded database is gone', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ backend: 'pglite' });
-  }, 60_000);
-  afterAll(() => server?.close(), 30_000);
+  const embedded = useTestServer({ backend: 'pglite' });
 
   it('answers /healthz with 503', async () => {
+    const server = embedded();
     expect((await server.fetch('/healthz')).status).toBe(200);
     await server.running.db.close();
     const res = await server.fetch('/healthz');

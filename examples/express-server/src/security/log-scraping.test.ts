@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../testing/raw-http.js';
-import { TcpProxy } from '../testing/tcp-proxy.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
+import { useProxiedServer } from '../testing/proxied-server.js';
+import { bearer } from '../testing/test-server.js';
 
 // Someone who can read the server's logs must find no credential in them, whatever the clients
 // sent and wherever they put it, including on error and outage paths.
 describe('log scraping', () => {
-  let db: TestDatabase;
-  let proxy: TcpProxy;
-  let s: TestServer;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    proxy = await TcpProxy.start('127.0.0.1', 5432);
-    const url = new URL(db.url);
-    url.port = String(proxy.port);
-    s = await startTestServer({ backend: 'postgres', databaseUrl: url.toString(), env: { LOG_LEVEL: 'trace' } });
-  }, 60_000);
-  afterAll(async () => {
-    await proxy?.restore();
-    await s?.close();
-    await proxy?.close();
-    await db?.drop();
-  }, 30_000);
+  const proxied = useProxiedServer({ LOG_LEVEL: 'trace' });
 
   it('holds no API key or ID token after attack, misuse, error and outage traffic', async () => {
+    const { s, proxy } = proxied();
     const token = await s.token('log-user');
     const { apiKey, id } = await s.mintKey('log-user');
     const unknownKey = `hp_${'Z'.repeat(43)}`;

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TcpProxy } from '../testing/tcp-proxy.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { useProxiedServer } from '../testing/proxied-server.js';
+import { bearer } from '../testing/test-server.js';
 
 type Phase = 'before' | 'cutting' | 'cut' | 'restoring' | 'after';
 interface Answer {
@@ -13,23 +12,7 @@ interface Answer {
   readonly status: number;
 }
 
-let db: TestDatabase;
-let proxy: TcpProxy;
-let s: TestServer;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  proxy = await TcpProxy.start('127.0.0.1', 5432);
-  const url = new URL(db.url);
-  url.port = String(proxy.port);
-  s = await startTestServer({ backend: 'postgres', databaseUrl: url.toString() });
-}, 60_000);
-afterAll(async () => {
-  await proxy?.restore();
-  await s?.close();
-  await proxy?.close();
-  await db?.drop();
-}, 30_000);
+const proxied = useProxiedServer();
 
 /** Resolves once `done()` holds, checking every few milliseconds (a wait for a count, not a timed assertion). */
 async function until(done: () => boolean, what: string, attempts = 2_000): Promise<void> {
@@ -42,6 +25,7 @@ async function until(done: () => boolean, what: string, attempts = 2_000): Promi
 
 describe('PostgreSQL cut and restored (TCP proxy) while requests run', () => {
   it('answers 503 while cut (never 200, never 401, never 500), /healthz 503, and recovers without a restart', async () => {
+    const { s, proxy } = proxied();
     const key = await s.mintKey('db-outage');
     const token = await s.token('db-outage');
     // Every route here needs the database to answer.
