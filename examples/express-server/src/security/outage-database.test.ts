@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useProxiedServer } from '../testing/proxied-server.js';
 import { bearer } from '../testing/test-server.js';
+import { until } from '../testing/until.js';
 
 type Phase = 'before' | 'cutting' | 'cut' | 'restoring' | 'after';
 interface Answer {
@@ -14,14 +15,7 @@ interface Answer {
 
 const proxied = useProxiedServer();
 
-/** Resolves once `done()` holds, checking every few milliseconds (a wait for a count, not a timed assertion). */
-async function until(done: () => boolean, what: string, attempts = 2_000): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (done()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
+const WAIT_ATTEMPTS = 2_000;
 
 describe('PostgreSQL cut and restored (TCP proxy) while requests run', () => {
   it('answers 503 while cut (never 200, never 401, never 500), /healthz 503, and recovers without a restart', async () => {
@@ -52,20 +46,20 @@ describe('PostgreSQL cut and restored (TCP proxy) while requests run', () => {
     const workers = Array.from({ length: 16 }, (_, w) => worker(w));
     try {
       for (cycle = 0; cycle < 2; cycle++) {
-        await until(() => count('before') >= 100, 'requests before the cut');
+        await until(() => count('before') >= 100, 'requests before the cut', WAIT_ATTEMPTS);
         phase = 'cutting';
         await proxy.cut();
         phase = 'cut';
         const health = await s.fetch('/healthz');
         expect(health.status).toBe(503);
         expect(health.headers.get('retry-after')).toBe('5');
-        await until(() => count('cut') >= 100, 'requests during the cut');
+        await until(() => count('cut') >= 100, 'requests during the cut', WAIT_ATTEMPTS);
         phase = 'restoring';
         await proxy.restore();
         // The pool reconnects by itself: the first success may take a few attempts.
-        await until(() => answers.some((a) => a.cycle === cycle && a.phase === 'restoring' && a.status === 200), 'the first success after the restore');
+        await until(() => answers.some((a) => a.cycle === cycle && a.phase === 'restoring' && a.status === 200), 'the first success after the restore', WAIT_ATTEMPTS);
         phase = 'after';
-        await until(() => count('after') >= 100, 'requests after the restore');
+        await until(() => count('after') >= 100, 'requests after the restore', WAIT_ATTEMPTS);
         expect((await s.fetch('/healthz')).status).toBe(200);
         phase = 'before';
       }

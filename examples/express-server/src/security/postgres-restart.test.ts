@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, stopPostgres } from '../testing/postgres-server.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
+import { until } from '../testing/until.js';
 
 // Stops the real PostgreSQL server. Its own vitest project (vitest.postgres-restart.config.ts,
 // sequence.groupOrder 1) runs it after every other test file, alone.
@@ -27,13 +28,7 @@ afterAll(async () => {
   await db?.drop();
 }, 60_000);
 
-async function until(done: () => boolean, what: string, attempts = 6_000): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (done()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
+const WAIT_ATTEMPTS = 6_000;
 
 describe('the real PostgreSQL server stopped and started while requests run', () => {
   it('answers 503 while it is down (never 200, never 401), /healthz 503, and serves again with no restart', async () => {
@@ -60,20 +55,20 @@ describe('the real PostgreSQL server stopped and started while requests run', ()
 
     let healthWhileDown: number | undefined;
     try {
-      await until(() => count('up') >= 50, 'requests before the stop');
+      await until(() => count('up') >= 50, 'requests before the stop', WAIT_ATTEMPTS);
       phase = 'stopping';
       try {
         await stopPostgres();
         phase = 'down';
         healthWhileDown = (await s.fetch('/healthz')).status;
-        await until(() => count('down') >= 50, 'requests while PostgreSQL is down');
+        await until(() => count('down') >= 50, 'requests while PostgreSQL is down', WAIT_ATTEMPTS);
       } finally {
         phase = 'starting';
         await startPostgres();
       }
-      await until(() => answers.some((a) => a.phase === 'starting' && a.status === 200), 'the first success after the start');
+      await until(() => answers.some((a) => a.phase === 'starting' && a.status === 200), 'the first success after the start', WAIT_ATTEMPTS);
       phase = 'back';
-      await until(() => count('back') >= 50, 'requests after the start');
+      await until(() => count('back') >= 50, 'requests after the start', WAIT_ATTEMPTS);
     } finally {
       stop = true;
       await Promise.all(workers);
