@@ -46,23 +46,14 @@ function acceptOf(options: AuthMiddlewareOptions | undefined, name: string): rea
  * ```
  */
 export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
-  checkAuthenticator(authenticator, 'requireAuth');
-  const accept = acceptOf(options, 'requireAuth');
-  return (req, _res, next) => {
-    authenticator.authenticate(authorizationOfNodeRequest(req), { accept }).then(
-      (principal) => {
-        req.auth = principal;
-        next();
-      },
-      next,
-    );
-  };
+  return authMiddleware('requireAuth', authenticator, options);
 }
 
 /**
  * Middleware for routes that also serve anonymous callers: no `Authorization` header at all
- * passes with `req.auth` set to `null` (as the core's `authenticateOptional` answers); a header that is present and does not authenticate is still the
- * uniform 401, never a fallback to anonymous.
+ * passes with `req.auth` set to `null` (as the core's `authenticateOptional` answers); a header
+ * that is present and does not authenticate is still the uniform 401, never a fallback to
+ * anonymous.
  *
  * @example
  * ```ts
@@ -73,15 +64,26 @@ export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewa
  * ```
  */
 export function optionalAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
-  checkAuthenticator(authenticator, 'optionalAuth');
-  const accept = acceptOf(options, 'optionalAuth');
+  return authMiddleware('optionalAuth', authenticator, options);
+}
+
+/** Both middlewares: options checked once, then `req.auth` set or the failure passed to `next`. */
+function authMiddleware(
+  name: 'requireAuth' | 'optionalAuth',
+  authenticator: Authenticator,
+  options: AuthMiddlewareOptions | undefined,
+): RequestHandler {
+  checkAuthenticator(authenticator, name);
+  const accept = acceptOf(options, name);
+  const optional = name === 'optionalAuth';
   return (req, _res, next) => {
-    authenticator.authenticateOptional(authorizationOfNodeRequest(req), { accept }).then(
-      (principal) => {
-        req.auth = principal;
-        next();
-      },
-      next,
-    );
+    const authorization = authorizationOfNodeRequest(req);
+    const authenticated = optional
+      ? authenticator.authenticateOptional(authorization, { accept })
+      : authenticator.authenticate(authorization, { accept });
+    authenticated.then((principal) => {
+      req.auth = principal;
+      next();
+    }, next);
   };
 }
