@@ -37,7 +37,7 @@ export class LastUsedBatcher {
   readonly #onError: (error: unknown) => void;
   readonly #lastRecorded = new Map<string, number>();
   #pending = new Map<string, Date>();
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -48,7 +48,8 @@ export class LastUsedBatcher {
     this.#minIntervalMs = parsed.data.minIntervalMs;
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
-    this.#timer.unref();
+    // Node and Bun: the timer must not keep the process alive. Elsewhere a timer is a number.
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Notes a use of `id` at `at`. Cheap and synchronous. */
