@@ -121,7 +121,9 @@ export class RemoteKeySet {
     try {
       const response = await fetchImpl(url, {
         headers: { accept: 'application/json' },
-        redirect: 'error',
+        // Never followed: a redirect is a failed fetch (below, as not `ok`). 'manual' rather than
+        // 'error', which workerd refuses.
+        redirect: 'manual',
         signal: AbortSignal.timeout(fetchTimeoutMs),
       });
       if (!response.ok) {
