@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { LocalIdentityProvider, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime, type RunningRuntime } from './start-runtime.js';
@@ -17,10 +18,8 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     down = await LocalIdentityProvider.start({ audience: 'drops-runtimes' });
     down.simulateOutage('down');
     server = await startRuntime(runtime, {
-      ISSUER: idp.issuer,
-      AUDIENCE: idp.audience,
-      JWKS_URL: idp.jwksUrl,
-      DOWN_JWKS_URL: down.jwksUrl,
+      entry: fileURLToPath(new URL(`./entries/${runtime === 'workerd' ? 'worker' : runtime}.ts`, import.meta.url)),
+      env: { ISSUER: idp.issuer, AUDIENCE: idp.audience, JWKS_URL: idp.jwksUrl, DOWN_JWKS_URL: down.jwksUrl },
     });
   }, 60_000);
 

@@ -3,10 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import type { ConformanceEnv } from './conformance-app.js';
 
 /** The runtimes the conformance checks run on, each a devDependency from the npm registry. */
 export type Runtime = 'bun' | 'deno' | 'workerd';
@@ -36,37 +34,39 @@ export function runtimeBinary(runtime: Runtime): string {
   }
 }
 
-/** The export conditions each runtime resolves `@drops/auth` with. */
-const CONDITIONS: Record<Runtime, string[]> = { bun: ['bun'], deno: ['deno'], workerd: ['workerd', 'worker'] };
-const ENTRY: Record<Runtime, string> = { bun: 'bun.ts', deno: 'deno.ts', workerd: 'worker.ts' };
+/** What to start: a source file (TypeScript) and the environment (bindings on workerd). */
+export interface RuntimeApp {
+  /** Absolute path of the entry for this runtime; it prints `listening on …<port>` on Bun and Deno. */
+  readonly entry: string;
+  readonly env: Readonly<Record<string, string>>;
+}
 
 /**
- * Bundles `src/entries/<runtime>` (with that runtime's export conditions, so `@drops/auth`
- * resolves to what the runtime would pick) and starts the runtime on it, listening on a port
- * the system chose.
+ * Starts a runtime on `app.entry`, listening on a port the system chose. Bun and Deno run the
+ * source as a user would (`bun <entry>`, `deno run <entry>`), resolving `@drops/auth` through
+ * their own export condition. workerd runs what wrangler would deploy: an esbuild bundle made
+ * with the `workerd` condition, as an ES module Worker with no compatibility flags.
  */
-export async function startRuntime(runtime: Runtime, env: ConformanceEnv): Promise<RunningRuntime> {
+export async function startRuntime(runtime: Runtime, app: RuntimeApp): Promise<RunningRuntime> {
   const dir = await mkdtemp(join(tmpdir(), `drops-${runtime}-`));
-  const bundle = join(dir, 'app.js');
-  await build({
-    entryPoints: [fileURLToPath(new URL(`./entries/${ENTRY[runtime]}`, import.meta.url))],
-    outfile: bundle,
-    bundle: true,
-    format: 'esm',
-    platform: runtime === 'workerd' ? 'browser' : 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: CONDITIONS[runtime],
-    target: 'es2022',
-    logLevel: 'silent',
-  });
   const binary = runtimeBinary(runtime);
   const version = await versionOf(binary);
   let child: ChildProcess;
   let url: string;
   if (runtime === 'workerd') {
+    await build({
+      entryPoints: [app.entry],
+      outfile: join(dir, 'app.js'),
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker'],
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    await writeFile(join(dir, 'config.capnp'), workerdConfig(app.env));
     // workerd serves on a socket this process opened on port 0 and hands over as fd 3.
     const socket = await listeningSocket();
-    await writeFile(join(dir, 'config.capnp'), workerdConfig(env));
     child = spawn(binary, ['serve', join(dir, 'config.capnp'), '--socket-fd', 'http=3'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe', listeningFd(socket)],
@@ -74,8 +74,15 @@ export async function startRuntime(runtime: Runtime, env: ConformanceEnv): Promi
     url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`;
     socket.close();
   } else {
-    const args = runtime === 'bun' ? ['run', bundle] : ['run', '--allow-net', '--allow-env', '--no-prompt', bundle];
-    child = spawn(binary, args, { cwd: dir, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args =
+      runtime === 'bun'
+        ? [app.entry]
+        : ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', '--unstable-sloppy-imports', '--no-lock', app.entry];
+    child = spawn(binary, args, {
+      cwd: dirname(app.entry),
+      env: { ...process.env, ...app.env, HOST: '127.0.0.1', PORT: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     url = `http://127.0.0.1:${await printedPort(child)}`;
   }
   let output = '';
@@ -125,7 +132,7 @@ function printedPort(child: ChildProcess): Promise<number> {
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /listening on (\d+)/.exec(out);
+      const match = /listening on (?:http:\/\/[^\s:]+:)?(\d+)/.exec(out);
       if (match) resolve(Number(match[1]));
     });
     child.once('exit', (code) => reject(new Error(`runtime exited (${code}) before listening: ${err}`)));
@@ -137,7 +144,7 @@ function printedPort(child: ChildProcess): Promise<number> {
  * (so no `nodejs_compat`), the environment as text bindings, and outbound fetches allowed to
  * loopback, where the test's identity provider listens (workerd refuses it by default).
  */
-function workerdConfig(env: ConformanceEnv): string {
+function workerdConfig(env: Readonly<Record<string, string>>): string {
   const compatibilityDate = (require('workerd') as { compatibilityDate: string }).compatibilityDate;
   const bindings = Object.entries(env)
     .map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`)
