@@ -48,8 +48,10 @@ export class LastUsedBatcher {
     this.#minIntervalMs = parsed.data.minIntervalMs;
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
-    // Node and Bun: the timer must not keep the process alive. Elsewhere a timer is a number.
+    // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno
+    // it is a number with Deno.unrefTimer; on workerd there is no process to keep alive.
     (this.#timer as { unref?: () => void }).unref?.();
+    (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
   }
 
   /** Notes a use of `id` at `at`. Cheap and synchronous. */
