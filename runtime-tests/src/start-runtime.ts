@@ -9,6 +9,9 @@ import { build } from 'esbuild';
 /** The runtimes the conformance checks run on, each a devDependency from the npm registry. */
 export type Runtime = 'bun' | 'deno' | 'workerd';
 
+/** ...and Node itself, which the per-runtime bench compares them with. */
+export type AnyRuntime = Runtime | 'node';
+
 /** A runtime serving the conformance app on loopback. */
 export interface RunningRuntime {
   readonly url: string;
@@ -23,8 +26,10 @@ export interface RunningRuntime {
 const require = createRequire(import.meta.url);
 
 /** The runtime's real executable, as each npm package's postinstall left it: no launcher script. */
-export function runtimeBinary(runtime: Runtime): string {
+export function runtimeBinary(runtime: AnyRuntime): string {
   switch (runtime) {
+    case 'node':
+      return process.execPath;
     case 'bun':
       return join(require.resolve('bun/package.json'), '../bin/bun.exe');
     case 'deno':
@@ -36,7 +41,7 @@ export function runtimeBinary(runtime: Runtime): string {
 
 /** What to start: a source file (TypeScript) and the environment (bindings on workerd). */
 export interface RuntimeApp {
-  /** Absolute path of the entry for this runtime; it prints `listening on …<port>` on Bun and Deno. */
+  /** Absolute path of the entry for this runtime; but on workerd it prints `listening on …<port>`. */
   readonly entry: string;
   readonly env: Readonly<Record<string, string>>;
 }
@@ -47,7 +52,7 @@ export interface RuntimeApp {
  * their own export condition. workerd runs what wrangler would deploy: an esbuild bundle made
  * with the `workerd` condition, as an ES module Worker with no compatibility flags.
  */
-export async function startRuntime(runtime: Runtime, app: RuntimeApp): Promise<RunningRuntime> {
+export async function startRuntime(runtime: AnyRuntime, app: RuntimeApp): Promise<RunningRuntime> {
   const dir = await mkdtemp(join(tmpdir(), `drops-${runtime}-`));
   const binary = runtimeBinary(runtime);
   const version = await versionOf(binary);
@@ -75,7 +80,7 @@ export async function startRuntime(runtime: Runtime, app: RuntimeApp): Promise<R
     socket.close();
   } else {
     const args =
-      runtime === 'bun'
+      runtime === 'bun' || runtime === 'node'
         ? [app.entry]
         : ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', '--unstable-sloppy-imports', '--no-lock', app.entry];
     child = spawn(binary, args, {
