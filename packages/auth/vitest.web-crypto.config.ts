@@ -12,8 +12,6 @@ export default defineProject({
     name: 'auth-web-crypto',
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['src/{api-key,id-token,authenticator,web,keys,http}/**/*.test.ts', 'src/platform/**/*.test.ts'],
-    // Asserts Node `KeyObject` details; its Web Crypto counterpart is in src/platform.
-    exclude: ['src/id-token/import-jwks.test.ts'],
   },
   resolve: {
     alias: [

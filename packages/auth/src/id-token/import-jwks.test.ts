@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { importJwks } from './import-jwks.js';
@@ -22,11 +23,27 @@ describe('importJwks', () => {
       ],
     });
     expect([...keys.keys()].sort()).toEqual(['no-use', 'sig']);
-    expect(keys.get('sig')?.key.asymmetricKeyType).toBe('rsa');
-    expect(keys.get('sig')?.key.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    // A KeyObject on Node, a CryptoKey with the Web Crypto module (the auth-web-crypto project).
+    const key = keys.get('sig')?.key as { asymmetricKeyType?: string; algorithm?: { name: string } } | undefined;
+    expect(key?.asymmetricKeyType ?? key?.algorithm?.name).toMatch(/^(rsa|RSASSA-PKCS1-v1_5)$/);
   });
 
-  it('reuses the KeyObject of an unchanged key', async () => {
+  it('counts modulus bits exactly: 2048 kept (even with a leading zero byte), 2047 skipped', async () => {
+    const jwkOf = (bits: number): { n: string; e: string } =>
+      generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }) as { n: string; e: string };
+    const k2048 = jwkOf(2048);
+    const padded = Buffer.concat([Buffer.alloc(1), Buffer.from(k2048.n, 'base64url')]).toString('base64url');
+    const keys = await importJwks({
+      keys: [
+        { kty: 'RSA', kid: '2048', ...k2048 },
+        { kty: 'RSA', kid: '2048-padded', n: padded, e: k2048.e },
+        { kty: 'RSA', kid: '2047', ...jwkOf(2047) },
+      ],
+    });
+    expect([...keys.keys()].sort()).toEqual(['2048', '2048-padded']);
+  });
+
+  it('reuses the imported key of an unchanged key', async () => {
     const rsa = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k' };
     const first = await importJwks({ keys: [rsa] });
     const second = await importJwks({ keys: [rsa] }, first);
