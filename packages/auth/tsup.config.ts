@@ -1,11 +1,44 @@
+import { resolve } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 import { packageBuild } from '../../tsup.config.base.js';
 
-export default packageBuild(
-  {
-    index: 'src/index.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/conformance': 'src/testing/conformance.ts',
-    cli: 'src/cli/main.ts',
-  },
-  { external: ['vitest'] },
-);
+/**
+ * The web build, `dist/web/index.js`: the same core with `src/platform/runtime-crypto.ts`
+ * (`node:crypto`, `Buffer`) swapped for its Web Crypto twin, for the `workerd`, `worker`,
+ * `browser`, `deno` and `bun` export conditions. Node takes the main build and keeps its
+ * synchronous `node:crypto` path.
+ */
+const webBuild: Options = {
+  entry: { index: 'src/index.ts' },
+  outDir: 'dist/web',
+  format: ['esm'],
+  platform: 'browser',
+  target: 'es2022',
+  dts: false,
+  clean: true,
+  sourcemap: true,
+  esbuildPlugins: [
+    {
+      name: 'web-crypto',
+      setup(build) {
+        build.onResolve({ filter: /\/platform\/runtime-crypto\.js$/ }, (args) => ({
+          path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')),
+        }));
+      },
+    },
+  ],
+};
+
+export default [
+  packageBuild(
+    {
+      index: 'src/index.ts',
+      'testing/index': 'src/testing/index.ts',
+      'testing/conformance': 'src/testing/conformance.ts',
+      cli: 'src/cli/main.ts',
+    },
+    // `dist/web` is the web build's: leave it to that build.
+    { external: ['vitest'], clean: ['!web/**'] },
+  ),
+  defineConfig(webBuild),
+];

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 
 /** A deployed drop, as this example keeps it (in memory). */
 export interface Drop {
@@ -17,7 +16,7 @@ export class DropStore {
 
   create(owner: string | null, bytes: number, now = new Date()): Drop {
     const drop: Drop = {
-      slug: randomUUID().slice(0, 8),
+      slug: crypto.randomUUID().slice(0, 8),
       owner,
       bytes,
       createdAt: now.toISOString(),

@@ -1,26 +1,16 @@
+// Node: `pnpm start` (tsx src/main.ts), served by @hono/node-server.
 import { serve } from '@hono/node-server';
-import { createAuthenticator, createKeyManager, MemoryKeyStore } from '@drops/auth';
-import { createApp } from './app.js';
+import { createService } from './create-service.js';
 import { identitySetupFromEnv } from './identity-provider.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 
 const identity = await identitySetupFromEnv();
-const keyStore = new MemoryKeyStore();
-const app = createApp({
-  authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),
-  keys: createKeyManager({ keyStore }),
-});
+const app = createService(identity.verifier);
 
-const server = serve({ fetch: app.fetch, port, hostname }, () => {
-  const base = `http://${hostname}:${port}`;
-  console.log(`hono-app listening on ${base}`);
-  if (identity.mintDemoToken) {
-    console.log(`\nlocal identity provider: an ID token for "demo-account" (valid one hour):\n`);
-    console.log(`export ID_TOKEN=${identity.mintDemoToken()}\n`);
-    console.log(`curl -s -X POST ${base}/keys -H "Authorization: Bearer $ID_TOKEN" -d '{"name":"laptop"}'`);
-  }
+const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+  identity.announce(`http://${hostname}:${info.port}`);
 });
 
 process.once('SIGINT', shutdown).once('SIGTERM', shutdown);

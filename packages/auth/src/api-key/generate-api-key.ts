@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX } from './api-key-format.js';
+import { base64UrlEncode, randomBytes } from '../platform/runtime-crypto.js';
 import { keyIdOf, keyPrefixOf } from './key-id.js';
 
-/** Fills a buffer of `size` bytes with random bytes. Defaults to Node's CSPRNG. */
+/** Fills a buffer of `size` bytes with random bytes. Defaults to the runtime's CSPRNG. */
 export type RandomSource = (size: number) => Uint8Array;
 
 /** A freshly generated key: the secret (shown once) and what may be stored. */
@@ -20,7 +20,8 @@ const defaultRandom: RandomSource = (size) => randomBytes(size);
 /**
  * Generates an API key from 32 random bytes.
  *
- * @param random - source of randomness; defaults to `crypto.randomBytes`. Pass a deterministic
+ * @param random - source of randomness; defaults to the runtime's CSPRNG (`crypto.randomBytes` on Node,
+ *   `crypto.getRandomValues` elsewhere). Pass a deterministic
  *   one in tests only.
  * @example
  * ```ts
@@ -33,6 +34,6 @@ export function generateApiKey(random: RandomSource = defaultRandom): GeneratedA
   if (bytes.length !== 32) {
     throw new TypeError(`random source must return 32 bytes, got ${bytes.length}`);
   }
-  const secret = API_KEY_PREFIX + Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('base64url');
+  const secret = API_KEY_PREFIX + base64UrlEncode(bytes);
   return { secret, id: keyIdOf(secret), prefix: keyPrefixOf(secret) };
 }

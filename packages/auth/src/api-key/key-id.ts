@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../platform/runtime-crypto.js';
 import { KEY_PREFIX_LENGTH } from './api-key-format.js';
 
 /**
@@ -11,7 +11,7 @@ import { KEY_PREFIX_LENGTH } from './api-key-format.js';
  * ```
  */
 export function keyIdOf(secret: string): string {
-  return hash('sha256', secret, 'hex');
+  return sha256Hex(secret);
 }
 
 /**

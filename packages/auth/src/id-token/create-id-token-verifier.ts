@@ -9,7 +9,7 @@ import { RemoteKeySet } from './remote-key-set.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader } from './verify-header.js';
-import { verifyRs256Signature } from './verify-rs256-signature.js';
+import { verifyRs256 } from '../platform/runtime-crypto.js';
 
 /** Distinct acceptable headers remembered (forgotten all at once when full). */
 const MAX_ACCEPTED_HEADERS = 64;
@@ -33,7 +33,8 @@ function deepFreeze<T>(value: T): T {
  * `UnauthenticatedError` (reason `expired_token` or `invalid_token`); a key set that cannot be
  * had rejects with `UnavailableError('identity_provider')` (a 503, never a 401).
  *
- * Signatures are checked with `node:crypto` on keys imported once; a verified token is
+ * Signatures are checked on keys imported once per key set (`node:crypto` on Node, Web Crypto
+ * elsewhere); a verified token is
  * remembered (bounded LRU, `maxCachedTokens`) so a repeat costs a map lookup and the time
  * checks, and is refused as soon as it expires or its key leaves the key set.
  *
@@ -108,10 +109,8 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     // Always yield once before the signature check, so every verification of a burst is counted
     // in `pending` by the time the first one picks its strategy.
     const key = await keySet.getKey(kid);
-    const signingInput = Buffer.from(parts.signingInput, 'latin1');
-    const signature = Buffer.from(parts.signature, 'base64url');
     // Offload only when other verifications are waiting: one alone is faster done right here.
-    const signed = verifyRs256Signature(key, signingInput, signature, pending > 1);
+    const signed = verifyRs256(key, parts.signingInput, parts.signature, pending > 1);
     const valid = typeof signed === 'boolean' ? signed : await signed;
     if (!valid) throw new UnauthenticatedError('invalid_token', 'signature does not verify');
     const claims = verifyStaticClaims(payload, expected);

@@ -1,4 +1,5 @@
 import { UnauthenticatedError } from '../errors/index.js';
+import { base64UrlDecodeText } from '../platform/runtime-crypto.js';
 
 /** Tokens longer than this are refused before any parsing (a Firebase ID token is ~1 KiB). */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -12,7 +13,7 @@ export interface CompactJwtParts {
   readonly signingInput: string;
 }
 
-/** Three non-empty base64url parts. Buffer's decoder would silently skip other characters; a token has one spelling. */
+/** Three non-empty base64url parts. A base64 decoder would silently skip other characters; a token has one spelling. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 function invalid(detail: string): UnauthenticatedError {
@@ -42,7 +43,7 @@ export function splitCompactJwt(token: unknown): CompactJwtParts {
 export function decodeJsonPart(part: string, what: 'header' | 'payload'): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    value = JSON.parse(base64UrlDecodeText(part));
   } catch {
     throw invalid(`${what} is not JSON`);
   }

@@ -179,3 +179,19 @@ describe('RemoteKeySet: outages', () => {
     await expectUnavailable(verifier.verify(idp.mintIdToken({}, { kid: 'new-kid' })));
   });
 });
+
+describe('RemoteKeySet: redirects', () => {
+  it('never follows a redirect of the key set URL: the provider is unavailable (503)', async () => {
+    const { createServer } = await import('node:http');
+    const redirector = createServer((_req, res) => res.writeHead(302, { location: idp.jwksUrl }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = redirector.address() as import('node:net').AddressInfo;
+      const verifier = verifierFor({ jwksUrl: `http://127.0.0.1:${port}/jwks` });
+      await expectUnavailable(verifier.verify(idp.mintIdToken({ sub: 'a' })));
+      expect(idp.fetchCount).toBe(0);
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+    }
+  });
+});

@@ -1,7 +1,7 @@
-import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { UnauthenticatedError, UnavailableError } from '../errors/index.js';
 import { cacheControlMaxAgeMs } from './cache-control-max-age.js';
+import type { PublicKey } from '../platform/runtime-crypto.js';
 import { importJwks, type ImportedKey } from './import-jwks.js';
 
 /** Options of a `RemoteKeySet`; see `IdTokenVerifierOptions` for their meaning and defaults. */
@@ -25,7 +25,8 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 const MAX_DOCUMENT_BYTES = 512 * 1024;
 
 /**
- * The identity provider's JSON Web Key Set, fetched over HTTP and imported once into `KeyObject`s.
+ * The identity provider's JSON Web Key Set, fetched over HTTP and imported once (into `KeyObject`s on
+ * Node, `CryptoKey`s elsewhere).
  *
  * - Fresh for the response's `Cache-Control: max-age` (else `defaultMaxAgeMs`).
  * - One fetch in flight at a time; concurrent callers share it.
@@ -50,7 +51,7 @@ export class RemoteKeySet {
   }
 
   /** The key for `kid` if the key set is fresh and holds it; otherwise `undefined` (use `getKey`). */
-  peek(kid: string): KeyObject | undefined {
+  peek(kid: string): PublicKey | undefined {
     if (this.#keys === undefined || this.#options.clock() >= this.#freshUntil) return undefined;
     return this.#keys.get(kid)?.key;
   }
@@ -60,7 +61,7 @@ export class RemoteKeySet {
    * refresh. Rejects with `UnauthenticatedError('invalid_token')` for a `kid` the provider does
    * not publish, and `UnavailableError('identity_provider')` when no usable key set can be had.
    */
-  getKey(kid: string): KeyObject | Promise<KeyObject> {
+  getKey(kid: string): PublicKey | Promise<PublicKey> {
     const key = this.peek(kid);
     if (key !== undefined) return key;
     return this.#getKeySlow(kid);
@@ -77,7 +78,7 @@ export class RemoteKeySet {
     return this.#inFlight;
   }
 
-  async #getKeySlow(kid: string): Promise<KeyObject> {
+  async #getKeySlow(kid: string): Promise<PublicKey> {
     const { clock, unknownKidCooldownMs } = this.#options;
     let now = clock();
     if (this.#inFlight !== undefined) {
@@ -120,7 +121,9 @@ export class RemoteKeySet {
     try {
       const response = await fetchImpl(url, {
         headers: { accept: 'application/json' },
-        redirect: 'error',
+        // Never followed: a redirect is a failed fetch (below, as not `ok`). 'manual' rather than
+        // 'error', which workerd refuses.
+        redirect: 'manual',
         signal: AbortSignal.timeout(fetchTimeoutMs),
       });
       if (!response.ok) {
@@ -129,7 +132,7 @@ export class RemoteKeySet {
       }
       const text = await response.text();
       if (text.length > MAX_DOCUMENT_BYTES) throw new Error('key set document is too large');
-      const keys = importJwks(JSON.parse(text), this.#keys);
+      const keys = await importJwks(JSON.parse(text), this.#keys);
       const maxAge =
         cacheControlMaxAgeMs(response.headers.get('cache-control'), response.headers.get('age')) ??
         defaultMaxAgeMs;

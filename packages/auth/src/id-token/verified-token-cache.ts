@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import type { PublicKey } from '../platform/runtime-crypto.js';
 import type { IdTokenClaims } from './id-token-claims.js';
 
 /** What the repeat-token cache remembers of a verified token. */
@@ -6,7 +6,7 @@ export interface VerifiedToken {
   readonly claims: IdTokenClaims;
   readonly kid: string;
   /** The key that verified the signature: a hit is honoured only while the key set still maps `kid` to it. */
-  readonly key: KeyObject;
+  readonly key: PublicKey;
 }
 
 /**

@@ -37,7 +37,7 @@ export class LastUsedBatcher {
   readonly #onError: (error: unknown) => void;
   readonly #lastRecorded = new Map<string, number>();
   #pending = new Map<string, Date>();
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -48,7 +48,10 @@ export class LastUsedBatcher {
     this.#minIntervalMs = parsed.data.minIntervalMs;
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
-    this.#timer.unref();
+    // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno
+    // it is a number with Deno.unrefTimer; on workerd there is no process to keep alive.
+    (this.#timer as { unref?: () => void }).unref?.();
+    (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
   }
 
   /** Notes a use of `id` at `at`. Cheap and synchronous. */

@@ -1,0 +1,15 @@
+import { createAuthenticator, createKeyManager, MemoryKeyStore, type IdTokenVerifier } from '@drops/auth';
+import type { Hono } from 'hono';
+import { createApp } from './app.js';
+
+/**
+ * The app wired to drops auth with keys in memory (`MemoryKeyStore`): what every runtime's entry
+ * serves (main.ts for Node, bun.ts, deno.ts, worker.ts for Cloudflare workerd).
+ */
+export function createService(idTokenVerifier: IdTokenVerifier): Hono {
+  const keyStore = new MemoryKeyStore();
+  return createApp({
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier }),
+    keys: createKeyManager({ keyStore }),
+  });
+}

@@ -1,0 +1,63 @@
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as nodeCrypto from './runtime-crypto.js';
+import * as webCrypto from './runtime-crypto.web.js';
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwk = publicKey.export({ format: 'jwk' }) as { n: string; e: string };
+const signingInput = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0';
+const signature = sign('RSA-SHA256', Buffer.from(signingInput), privateKey).toString('base64url');
+
+/** What both modules export: typing each against it keeps the twins' signatures in step. */
+interface RuntimeCrypto<K> {
+  randomBytes(size: number): Uint8Array;
+  sha256Hex(text: string): string;
+  base64UrlEncode(bytes: Uint8Array): string;
+  base64UrlDecode(text: string): Uint8Array;
+  base64UrlDecodeText(text: string): string;
+  importRsaPublicKey(n: string, e: string): Promise<K>;
+  verifyRs256(key: K, signingInput: string, signature: string, offload: boolean): boolean | Promise<boolean>;
+}
+
+conformance('node:crypto', nodeCrypto satisfies RuntimeCrypto<nodeCrypto.PublicKey>);
+conformance('Web Crypto', webCrypto satisfies RuntimeCrypto<webCrypto.PublicKey>);
+
+function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
+  describe(`runtime crypto on ${name}`, () => {
+    it('hashes the UTF-8 of any string as node:crypto does (property)', () => {
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary' }), (text) => {
+          expect(platform.sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'));
+        }),
+      );
+    });
+
+    it('encodes and decodes base64url as Buffer does (property)', () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
+          const text = Buffer.from(bytes).toString('base64url');
+          expect(platform.base64UrlEncode(bytes)).toBe(text);
+          expect(Buffer.from(platform.base64UrlDecode(text))).toEqual(Buffer.from(bytes));
+        }),
+      );
+      expect(platform.base64UrlDecodeText(Buffer.from('{"é":1}').toString('base64url'))).toBe('{"é":1}');
+      expect(Buffer.from(platform.base64UrlDecode('QUJDA'))).toEqual(Buffer.from('QUJDA', 'base64url'));
+    });
+
+    it('returns 32 fresh random bytes', () => {
+      const a = platform.randomBytes(32);
+      expect(a).toHaveLength(32);
+      expect(Buffer.from(a)).not.toEqual(Buffer.from(platform.randomBytes(32)));
+    });
+
+    it('verifies an RS256 signature and refuses a tampered or garbled one', async () => {
+      const key = await platform.importRsaPublicKey(jwk.n, jwk.e);
+      expect(await platform.verifyRs256(key, signingInput, signature, false)).toBe(true);
+      expect(await platform.verifyRs256(key, signingInput, signature, true)).toBe(true);
+      expect(await platform.verifyRs256(key, signingInput + 'x', signature, false)).toBe(false);
+      expect(await platform.verifyRs256(key, signingInput, 'AAAA', false)).toBe(false);
+      expect(await platform.verifyRs256(key, signingInput, 'A', true)).toBe(false);
+    });
+  });
+}

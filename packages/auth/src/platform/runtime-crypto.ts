@@ -1,0 +1,73 @@
+// The crypto the core needs, on Node: `node:crypto` and `Buffer`, synchronous where Node allows.
+// The Web Crypto twin, `runtime-crypto.web.ts`, has the same exports; the package's web build
+// (for workerd, browsers, Deno and Bun) swaps it in for this file (see tsup.config.ts), so no
+// other file of the core imports `node:crypto` or uses `Buffer`.
+import { createPublicKey, hash, randomBytes as nodeRandomBytes, verify, type KeyObject } from 'node:crypto';
+
+/** An imported RSA public key: a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
+export type PublicKey = KeyObject;
+
+/** `size` bytes from the CSPRNG. */
+export function randomBytes(size: number): Uint8Array {
+  return nodeRandomBytes(size);
+}
+
+/** Lowercase hex SHA-256 of the UTF-8 encoding of `text`. */
+export function sha256Hex(text: string): string {
+  return hash('sha256', text, 'hex');
+}
+
+/** Unpadded base64url of `bytes`. */
+export function base64UrlEncode(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+}
+
+/** The bytes of a base64url string (the caller has checked its alphabet). */
+export function base64UrlDecode(text: string): Uint8Array {
+  return Buffer.from(text, 'base64url');
+}
+
+/** The UTF-8 text held in a base64url string (the caller has checked its alphabet). */
+export function base64UrlDecodeText(text: string): string {
+  return Buffer.from(text, 'base64url').toString('utf8');
+}
+
+/** Imports the RSA public key of a JWK's `n` and `e`; rejects when they are not one. */
+export async function importRsaPublicKey(n: string, e: string): Promise<PublicKey> {
+  return createPublicKey({ key: { kty: 'RSA', n, e }, format: 'jwk' });
+}
+
+/**
+ * Checks an RS256 (RSASSA-PKCS1-v1_5 with SHA-256) signature over `signingInput` (the token's
+ * `<header>.<payload>`, ASCII) given as base64url.
+ *
+ * `offload` picks the strategy. A lone verification runs synchronously: an RSA-2048 public-key
+ * operation takes tens of microseconds, less than the round trip to a worker thread. When other
+ * verifications are in flight, the callback form runs it on libuv's thread pool, so several
+ * cores share the work while the event loop stays free.
+ *
+ * Never throws: a signature the library cannot even process is simply not valid.
+ */
+export function verifyRs256(
+  key: PublicKey,
+  signingInput: string,
+  signature: string,
+  offload: boolean,
+): boolean | Promise<boolean> {
+  const input = Buffer.from(signingInput, 'latin1');
+  const signatureBytes = Buffer.from(signature, 'base64url');
+  if (!offload) {
+    try {
+      return verify('RSA-SHA256', input, key, signatureBytes);
+    } catch {
+      return false;
+    }
+  }
+  return new Promise((resolve) => {
+    try {
+      verify('RSA-SHA256', input, key, signatureBytes, (error, valid) => resolve(!error && valid));
+    } catch {
+      resolve(false);
+    }
+  });
+}

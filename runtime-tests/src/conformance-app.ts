@@ -1,0 +1,48 @@
+import {
+  createAuthenticator,
+  createIdTokenVerifier,
+  createKeyManager,
+  MemoryKeyStore,
+  withAuth,
+  type Authenticator,
+  type Principal,
+} from '@drops/auth';
+
+/** Where the app's identity providers are: one that answers, one whose key set is down. */
+export interface ConformanceEnv {
+  readonly ISSUER: string;
+  readonly AUDIENCE: string;
+  readonly JWKS_URL: string;
+  readonly DOWN_JWKS_URL: string;
+}
+
+/**
+ * The small app every runtime serves for the conformance checks, written against Web APIs only
+ * (`Request`, `Response`, `fetch`, Web Crypto):
+ *
+ * - `POST /keys` (ID token): mints a key with the core's key manager into a `MemoryKeyStore`;
+ * - `GET /whoami` (API key or ID token): the principal;
+ * - `GET /down/whoami`: the same, with an identity provider whose key set cannot be fetched.
+ */
+export function createConformanceApp(env: ConformanceEnv): (request: Request) => Promise<Response> {
+  const keyStore = new MemoryKeyStore();
+  const keys = createKeyManager({ keyStore });
+  const authenticatorFor = (jwksUrl: string): Authenticator =>
+    createAuthenticator({
+      keyStore,
+      idTokenVerifier: createIdTokenVerifier({ issuer: env.ISSUER, audience: env.AUDIENCE, jwksUrl }),
+    });
+  const whoami = (_request: Request, principal: Principal): Response =>
+    Response.json({ accountId: principal.accountId, credential: principal.credential, keyId: principal.keyId ?? null });
+  const routes: Record<string, (request: Request) => Promise<Response>> = {
+    'POST /keys': withAuth(authenticatorFor(env.JWKS_URL), { accept: ['id_token'] }, async (request, principal) =>
+      Response.json(await keys.mint(principal, await request.json()), { status: 201 }),
+    ),
+    'GET /whoami': withAuth(authenticatorFor(env.JWKS_URL), {}, whoami),
+    'GET /down/whoami': withAuth(authenticatorFor(env.DOWN_JWKS_URL), {}, whoami),
+  };
+  return async (request) => {
+    const route = routes[`${request.method} ${new URL(request.url).pathname}`];
+    return route === undefined ? Response.json({ error: 'not found' }, { status: 404 }) : route(request);
+  };
+}

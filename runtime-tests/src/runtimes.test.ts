@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { LocalIdentityProvider, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRuntime, type Runtime, type RunningRuntime } from './start-runtime.js';
+
+// The same conformance checks on each runtime, against the core's web build as that runtime
+// resolves it, served by src/conformance-app.ts and driven over HTTP from here.
+describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) => {
+  let idp: LocalIdentityProvider;
+  let down: LocalIdentityProvider;
+  let server: RunningRuntime;
+  const get = (path: string, credential?: string): Promise<Response> =>
+    fetch(`${server.url}${path}`, { headers: credential === undefined ? {} : { authorization: `Bearer ${credential}` } });
+
+  beforeAll(async () => {
+    idp = await LocalIdentityProvider.start({ audience: 'drops-runtimes' });
+    down = await LocalIdentityProvider.start({ audience: 'drops-runtimes' });
+    down.simulateOutage('down');
+    server = await startRuntime(runtime, {
+      entry: fileURLToPath(new URL(`./entries/${runtime === 'workerd' ? 'worker' : runtime}.ts`, import.meta.url)),
+      env: { ISSUER: idp.issuer, AUDIENCE: idp.audience, JWKS_URL: idp.jwksUrl, DOWN_JWKS_URL: down.jwksUrl },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await idp?.close();
+    await down?.close();
+  });
+
+  it('mints a key (an ID token from the local JWKS) and authenticates it with MemoryKeyStore', async () => {
+    const minted = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'acct_runtime' })}` },
+      body: JSON.stringify({ name: runtime }),
+    });
+    expect(minted.status, server.output()).toBe(201);
+    const { apiKey, id } = (await minted.json()) as { apiKey: string; id: string };
+    expect(apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+    expect(id).toBe(createHash('sha256').update(apiKey).digest('hex'));
+
+    const whoami = await get('/whoami', apiKey);
+    expect(whoami.status).toBe(200);
+    expect(await whoami.json()).toEqual({ accountId: 'acct_runtime', credential: 'api_key', keyId: id });
+  });
+
+  it('refuses a malformed and an unknown key with the uniform 401', async () => {
+    expect(await snapshotOf(await get('/whoami', 'hp_bad'))).toEqual(UNIFORM_401);
+    expect(await snapshotOf(await get('/whoami', `hp_${'A'.repeat(43)}`))).toEqual(UNIFORM_401);
+    expect(await snapshotOf(await get('/whoami'))).toEqual(UNIFORM_401);
+  });
+
+  it('verifies an ID token from the JWKS', async () => {
+    const answer = await get('/whoami', idp.mintIdToken({ sub: 'user_1' }));
+    expect(answer.status, server.output()).toBe(200);
+    expect(await answer.json()).toEqual({ accountId: 'user_1', credential: 'id_token', keyId: null });
+  });
+
+  it.each<[string, () => string]>([
+    ['expired', () => idp.mintIdToken({ iat: Math.floor(Date.now() / 1000) - 7200 }, { expiresInSeconds: -3600 - 60 })],
+    ['for another audience', () => idp.mintIdToken({ aud: 'someone-else' })],
+    ['signed by an unknown kid', () => idp.mintIdToken({}, { kid: 'not-in-the-key-set' })],
+    ['with a tampered payload', () => {
+      const [header, , signature] = idp.mintIdToken({ sub: 'user_1' }).split('.');
+      const payload = idp.mintIdToken({ sub: 'admin' }).split('.')[1];
+      return `${header}.${payload}.${signature}`;
+    }],
+  ])('refuses an ID token %s with the uniform 401', async (_what, token) => {
+    expect(await snapshotOf(await get('/whoami', token()))).toEqual(UNIFORM_401);
+  });
+
+  it('answers 503 when the key set cannot be fetched', async () => {
+    const answer = await get('/down/whoami', down.mintIdToken({ sub: 'user_1' }));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).not.toBeNull();
+  });
+});
