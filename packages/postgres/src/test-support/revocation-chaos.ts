@@ -1,6 +1,10 @@
 import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord } from '@drops/auth/testing';
-import type { NewKeyRecord } from '@drops/auth';
+import type { ActiveKey, NewKeyRecord } from '@drops/auth';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
@@ -44,19 +48,83 @@ function prng(seed: number): () => number {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** One instance as the test drives it: in this process, or a child process it can SIGKILL. */
 interface Slot {
   proxy: TcpProxy;
-  store: PostgresKeyStore;
   alive: boolean;
+  findActive(id: string): Promise<ActiveKey | null>;
+  revoke(accountId: string, id: string): Promise<boolean>;
+  create(key: NewKeyRecord): Promise<void>;
+  /** In process: every connection destroyed. Child: SIGKILL. Either way it never answers again. */
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CHILD = fileURLToPath(new URL('./chaos-instance-child.ts', import.meta.url));
+
+/** A child node process (`node --import tsx`, no wrapper) running one store, driven over IPC. */
+async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise<Slot> {
+  const child: ChildProcess = fork(CHILD, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, CHAOS_URL: url, CHAOS_LEASE_MS: String(leaseMs) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = once(child, 'exit');
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  let next = 0;
+  child.on('message', (m: ChildReply | { ready: number }) => {
+    if ('ready' in m) return;
+    const p = pending.get(m.n);
+    pending.delete(m.n);
+    if (m.ok) p?.resolve(m.value);
+    else p?.reject(m.unavailable ? new UnavailableError('key_store') : new Error(m.message));
+  });
+  void exited.then(() => {
+    for (const p of pending.values()) p.reject(new UnavailableError('key_store'));
+    pending.clear();
+  });
+  const [ready] = (await Promise.race([once(child, 'message'), exited.then(() => [null])])) as [{ ready: number } | null];
+  if (ready === null) throw new Error('chaos instance child exited before it was ready');
+  const call = (request: ChildCall): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (child.exitCode !== null || child.signalCode !== null) return reject(new UnavailableError('key_store'));
+      const n = next++;
+      pending.set(n, { resolve, reject });
+      child.send({ ...request, n });
+    });
+  const slot: Slot = {
+    proxy,
+    alive: true,
+    findActive: (id) => call({ op: 'find', id }) as Promise<ActiveKey | null>,
+    revoke: (accountId, id) => call({ op: 'revoke', accountId, id }) as Promise<boolean>,
+    create: async (key) => {
+      const { id, accountId, prefix, name } = key;
+      await call({ op: 'create', key: { id, accountId, prefix, name, createdAt: key.createdAt.toISOString() } });
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+      await proxy.close();
+    },
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.disconnect();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+  return slot;
 }
 
 /**
  * The randomized test of issue 13 (docs/revocation.md): instances on one database, each through
  * its own TCP proxy that is cut (connections reset), black-holed (bytes vanish, nothing closes)
  * and healed, under concurrent key use and revocations on random instances (and by an operator in
- * SQL), with LISTEN sessions dropped alone and an instance killed mid-revoke and restarted. A
- * "kill" here is in process: every connection of the instance is destroyed abruptly and it never
- * answers again; a new instance takes its place. The checker fails any request that started
+ * SQL), with LISTEN sessions dropped alone and an instance killed mid-revoke and restarted: the
+ * last instance is its own node process (test-support/chaos-instance-child.ts, forked with
+ * `--import tsx`, no wrapper), SIGKILLed while a revocation runs on it and started again. The checker fails any request that started
  * after a revocation of its key returned and was accepted, and any request refused for a key
  * whose revocation had not started when it ended.
  */
@@ -72,10 +140,11 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     faults[name] = (faults[name] ?? 0) + 1;
   };
 
-  async function startSlot(): Promise<Slot> {
+  async function startSlot(kind: 'in process' | 'child'): Promise<Slot> {
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const url = new URL(options.url);
     url.port = String(proxy.port);
+    if (kind === 'child') return childSlot(proxy, url.toString(), leaseMs);
     const db = await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 });
     const store = new PostgresKeyStore({
       db,
@@ -86,11 +155,25 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       onError: () => {},
       onRevocationWait: (w) => waits.push(w),
     });
-    return { proxy, store, alive: true };
+    return {
+      proxy,
+      alive: true,
+      findActive: async (id) => store.findActive(id),
+      revoke: (accountId, id) => store.revoke(accountId, id, new Date()),
+      create: (key) => store.create(key),
+      async kill() {
+        await proxy.close();
+        void store.close().catch(() => {});
+      },
+      close: () => store.close(),
+    };
   }
 
+  // The last instance is a child process: the one the test kills (SIGKILL) and restarts.
+  const count = options.instances ?? 3;
+  const killable = count - 1;
   const slots: Slot[] = [];
-  for (let i = 0; i < (options.instances ?? 3); i++) slots.push(await startSlot());
+  for (let i = 0; i < count; i++) slots.push(await startSlot(i === killable ? 'child' : 'in process'));
   const retired: Slot[] = [];
 
   // Keys, and the time (performance.now) at which a revocation of each was first started / returned.
@@ -99,7 +182,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   const revokeReturned = new Map<string, number>();
   for (let i = 0; i < 30; i++) {
     const key = sampleKeyRecord({ accountId: `acct_chaos_${i % 5}` });
-    await slots[0]!.store.create(key);
+    await slots[0]!.create(key);
     keys.push(key);
   }
 
@@ -115,12 +198,14 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     return p;
   };
 
+  // Half the requests go to keys whose revocation just started: where a stale cache would show.
+  const recent: NewKeyRecord[] = [];
   async function request(slot: Slot): Promise<void> {
-    const key = pick(keys);
+    const key = recent.length > 0 && random() < 0.5 ? pick(recent) : pick(keys);
     const started = performance.now();
     let outcome: 'accepted' | 'refused' | 'unavailable';
     try {
-      outcome = (await slot.store.findActive(key.id)) === null ? 'refused' : 'accepted';
+      outcome = (await slot.findActive(key.id)) === null ? 'refused' : 'accepted';
     } catch (error) {
       if (!(error instanceof UnavailableError)) {
         violations.push(`unexpected error: ${String(error)}`);
@@ -143,6 +228,8 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
 
   function revoke(slot: Slot | 'operator', key: NewKeyRecord): Promise<void> {
     if (!revokeStarted.has(key.id)) revokeStarted.set(key.id, performance.now());
+    recent.push(key);
+    if (recent.length > 4) recent.shift();
     const done = (): void => {
       const now = performance.now();
       if (!revokeReturned.has(key.id)) revokeReturned.set(key.id, now);
@@ -158,7 +245,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
               await sleep(10);
             }
           })()
-        : slot.store.revoke(key.accountId, key.id, new Date()).then(() => {});
+        : slot.revoke(key.accountId, key.id).then(() => {});
     return track(
       call.then(
         () => {
@@ -173,7 +260,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
 
   const liveSlots = (): Slot[] => slots.filter((s) => s.alive);
 
-  const clients = Array.from({ length: 12 }, async (_, n) => {
+  const clients = Array.from({ length: 15 }, async (_, n) => {
     while (!stop) {
       const slot = slots[n % slots.length]!;
       if (slot.alive) await request(slot);
@@ -190,7 +277,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
         const key = sampleKeyRecord({ accountId: `acct_chaos_${between(0, 5)}` });
         const slot = pick(liveSlots());
         try {
-          await slot.store.create(key);
+          await slot.create(key);
           keys.push(key);
         } catch {
           // unavailable: the key does not exist
@@ -228,14 +315,16 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       if (rows.length > 0) await options.direct.query('select pg_terminate_backend($1)', [pick(rows).pid]);
     } else if (action === 'kill') {
       fault('killed mid-revoke');
-      // A revocation starts on the instance, which dies a few ms later: committed or not.
-      void revoke(slot, pick(keys));
+      // A revocation starts on the child instance, which is SIGKILLed a few ms later: committed or
+      // not. A new process takes its place.
+      const victim = slots[killable]!;
+      void revoke(victim, pick(keys));
       await sleep(between(0, 10));
-      slot.alive = false;
-      await slot.proxy.close();
-      retired.push(slot);
+      victim.alive = false;
+      await victim.kill();
+      retired.push(victim);
       await sleep(between(100, 400));
-      slots[index] = await startSlot();
+      slots[killable] = await startSlot('child');
     }
   }
   const faultsDone: Promise<void>[] = [];
@@ -245,8 +334,11 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       if (stop) break;
       const free = slots.map((_, i) => i).filter((i) => !busy.has(i));
       if (free.length === 0) continue;
-      const index = pick(free);
-      const action = firstFaults.shift() ?? pick(['cut', 'stall', 'stall', 'listen', 'kill', 'none']);
+      const action = firstFaults[0] ?? pick(['cut', 'stall', 'stall', 'listen', 'kill', 'none']);
+      // Only the child instance is killed (and restarted).
+      const index = action === 'kill' ? killable : pick(free);
+      if (busy.has(index)) continue;
+      firstFaults.shift();
       busy.add(index);
       faultsDone.push(inject(index, action).finally(() => busy.delete(index)));
     }
@@ -258,7 +350,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   await Promise.all(faultsDone);
   for (const s of slots) s.proxy.restore();
   await Promise.all([...inFlight]);
-  await Promise.all([...slots, ...retired].map((s) => s.store.close().catch(() => {})));
+  await Promise.all([...slots, ...retired].map((s) => s.close().catch(() => {})));
   await Promise.all([...slots, ...retired].map((s) => s.proxy.close()));
   return { seed: options.seed, requests: counts, revocationsReturned, revocationsFailed, faults, waits, violations };
 }
