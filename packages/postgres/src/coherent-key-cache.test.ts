@@ -6,6 +6,7 @@ import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
+import { CoherentKeyCache } from './coherent-key-cache.js';
 import { countingQueryable } from './test-support/counting-queryable.js';
 import { eventually } from './test-support/eventually.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
@@ -195,5 +196,65 @@ describe('the lease-coherent key cache', () => {
     offset += cachedAt + leaseMs - monotonicNow();
     for (let i = 0; i < 3; i++) expect(await outcome(s, key.id)).toBe('unavailable');
     proxy.restore();
+  });
+});
+
+describe('CoherentKeyCache, on an exact clock', () => {
+  const key = Object.freeze({ id: 'k1', accountId: 'acct' });
+
+  function cacheAt(): { cache: CoherentKeyCache; clock: { now: number } } {
+    const clock = { now: 1_000 };
+    return { cache: new CoherentKeyCache(10, () => clock.now), clock };
+  }
+
+  it('answers only before the lease deadline, and empties itself at it', () => {
+    const { cache, clock } = cacheAt();
+    cache.granted(7_000);
+    cache.remember(key, cache.generation);
+    clock.now = 6_999;
+    expect(cache.get('k1')).toBe(key);
+    clock.now = 7_000;
+    expect(cache.get('k1')).toBeUndefined();
+    // A renewal answered after the deadline is a new lease: nothing from before comes back.
+    cache.renewed(12_000);
+    expect(cache.get('k1')).toBeUndefined();
+  });
+
+  it('keeps nothing read without a lease, across a lapse, or across a drop of any key', () => {
+    const { cache, clock } = cacheAt();
+    const beforeLease = cache.generation;
+    cache.granted(7_000);
+    cache.remember(key, beforeLease);
+    expect(cache.get('k1')).toBeUndefined();
+
+    const beforeDrop = cache.generation;
+    cache.drop('other');
+    cache.remember(key, beforeDrop);
+    expect(cache.get('k1')).toBeUndefined();
+
+    const beforeLapse = cache.generation;
+    cache.lapse();
+    cache.granted(8_000);
+    cache.remember(key, beforeLapse);
+    expect(cache.get('k1')).toBeUndefined();
+
+    // An answer that arrives after the deadline is not kept (the clock is set back only to look).
+    const stale = cache.generation;
+    clock.now = 8_000;
+    cache.remember(key, stale);
+    clock.now = 1_000;
+    expect(cache.get('k1')).toBeUndefined();
+  });
+
+  it('a renewal in time extends the lease and keeps what it holds', () => {
+    const { cache, clock } = cacheAt();
+    cache.granted(7_000);
+    cache.remember(key, cache.generation);
+    clock.now = 3_000;
+    cache.renewed(9_000);
+    clock.now = 8_999;
+    expect(cache.get('k1')).toBe(key);
+    cache.drop('k1');
+    expect(cache.get('k1')).toBeUndefined();
   });
 });
