@@ -54,7 +54,10 @@ export interface PostgresKeyStoreOptions {
   readonly cache?: boolean;
   /** Lease length, in ms: the longest a partitioned instance delays a revoke. Default 6 000. */
   readonly leaseMs?: number;
-  /** Margin for clock-rate error, taken off the local lease deadline, in ms. Default 1 000. */
+  /**
+   * Margin for clock-rate error, taken off the local lease deadline, in ms: covers clocks whose
+   * rates differ by up to `leaseMarginMs / leaseMs`. Default 1 000 (a sixth of a lease under 6 s).
+   */
   readonly leaseMarginMs?: number;
   /** Monotonic clock in ms for lease deadlines. Default `performance.now`. For tests. */
   readonly monotonicNow?: () => number;
