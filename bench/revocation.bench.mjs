@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { tsImport } from 'tsx/esm/api';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { createAuthenticator, generateApiKey } from '../packages/auth/dist/index.js';
+import { startTcpProxy } from '../packages/auth/dist/testing/index.js';
 import { fromPgPool, migrateKeyStore, openPostgres, PostgresKeyStore } from '../packages/postgres/dist/index.js';
 import pg from 'pg';
 
@@ -27,7 +28,6 @@ const REVOKES = Number(process.env.BENCH_REVOKES ?? 300);
 const PARTITIONED = Number(process.env.BENCH_PARTITIONED ?? 3);
 const CHAOS_MS = Number(process.env.BENCH_CHAOS_MS ?? 30_000);
 
-const { startTcpProxy } = await tsImport('../packages/postgres/src/test-support/tcp-proxy.ts', import.meta.url);
 const { runRevocationChaos } = await tsImport('../packages/postgres/src/test-support/revocation-chaos.ts', import.meta.url);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

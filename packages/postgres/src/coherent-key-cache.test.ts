@@ -1,5 +1,5 @@
 import { UnavailableError, type ActiveKey } from '@drops/auth';
-import { sampleKeyRecord } from '@drops/auth/testing';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
@@ -10,7 +10,6 @@ import { CoherentKeyCache } from './coherent-key-cache.js';
 import { countingQueryable } from './test-support/counting-queryable.js';
 import { eventually } from './test-support/eventually.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';
 import type { RevocationWait } from './wait-for-acknowledgements.js';
 
 // docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it

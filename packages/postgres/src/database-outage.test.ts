@@ -1,12 +1,11 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord } from '@drops/auth/testing';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';
 
 // The store reaches its own database through a proxy the test cuts and restores, so no other test
 // (and no other file) loses its database.

@@ -1,5 +1,5 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord } from '@drops/auth/testing';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import type { ActiveKey, NewKeyRecord } from '@drops/auth';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,7 +9,6 @@ import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import type { RevocationWait } from '../wait-for-acknowledgements.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** What {@link runRevocationChaos} is given. */
 export interface ChaosOptions {
