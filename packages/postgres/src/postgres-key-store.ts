@@ -32,10 +32,10 @@ export interface PostgresKeyStoreOptions {
   /** Whether {@link PostgresKeyStore.close} also closes `db`. Default `false`. */
   readonly closeDatabase?: boolean;
   /**
-   * On an in-process database (PGlite), how many active keys to keep in memory once found, so a
-   * key that authenticated once costs no query; every revoke through any store of this process
-   * drops its key first. Ignored on PostgreSQL, where other processes revoke too: there every
-   * lookup is a query. Default 10 000; 0 turns it off.
+   * How many active keys to keep in memory once found, so a key that authenticated once costs no
+   * query. On an in-process database (PGlite) every revoke through any store of this process drops
+   * its key first; on PostgreSQL the keys are kept under a lease (see `cache`). Default 10 000; 0
+   * turns caching off on either.
    */
   readonly maxCachedKeys?: number;
   /**
