@@ -44,7 +44,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const db = await openDatabase(config.database);
   const keyStore = new PostgresKeyStore({
     db,
-    onError: (error) => logger.warn({ err: error }, 'recording key use failed; will retry'),
+    onError: (error) => logger.warn({ err: error }, 'key store: recording key use or renewing the cache lease failed; will retry'),
+    // docs/revocation.md: on PostgreSQL a revoke returns once every instance holding a cache lease
+    // acknowledged it (or its lease expired).
+    onRevocationWait: (wait) => logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance'),
   });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({

@@ -1,12 +1,11 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord } from '@drops/auth/testing';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';
 
 // The store reaches its own database through a proxy the test cuts and restores, so no other test
 // (and no other file) loses its database.
@@ -48,11 +47,13 @@ async function lookUp(store: PostgresKeyStore, id: string, accountId: string): P
   }
 }
 
-describe('the database going away and coming back', () => {
+// Without the cache (`cache: false`): every lookup asks the database. The cache's outage
+// behaviour (answers from memory for at most one lease, then 503) is in coherent-key-cache.test.ts.
+describe('the database going away and coming back, cache off', () => {
   it('answers 503 (never null, never success) during the cut, and works again after with the same store', async () => {
     const errors: unknown[] = [];
     const db = await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 1_000 });
-    const store = new PostgresKeyStore({ db, closeDatabase: true, onError: (e) => errors.push(e) });
+    const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false, onError: (e) => errors.push(e) });
     const key = sampleKeyRecord({ accountId: 'acct_outage' });
     await store.create(key);
 
@@ -111,7 +112,7 @@ describe('the database going away and coming back', () => {
 
   it('answers 503 when the database stops answering (a black hole), and works again after', async () => {
     const db = await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 500 });
-    const store = new PostgresKeyStore({ db, closeDatabase: true, queryTimeoutMs: 300 });
+    const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false, queryTimeoutMs: 300 });
     const key = sampleKeyRecord({ accountId: 'acct_stall' });
     await store.create(key);
     expect(await lookUp(store, key.id, 'acct_stall')).toEqual({ kind: 'found' });
@@ -134,7 +135,7 @@ describe('the database going away and coming back', () => {
   it('survives idle connections dropping (no crash) and reconnects on the next lookup', async () => {
     const idleErrors: Error[] = [];
     const db = await openPostgres({ connectionString: viaProxy(), onIdleError: (e) => idleErrors.push(e) });
-    const store = new PostgresKeyStore({ db, closeDatabase: true });
+    const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false });
     const key = sampleKeyRecord({ accountId: 'acct_idle' });
     await store.create(key);
     await Promise.all([1, 2, 3].map(() => store.findActive(key.id)));

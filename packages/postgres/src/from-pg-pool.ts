@@ -1,3 +1,4 @@
+import type { DedicatedSession } from './dedicated-session.js';
 import type { QueryOptions, QueryResult, Queryable, SqlExecutor } from './queryable.js';
 
 /**
@@ -30,6 +31,51 @@ export interface PgClientLike {
   /** pg's `Client` is an EventEmitter: a connection lost while checked out is an `'error'` event. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The events of a pg `Client` a dedicated session listens to (pg's `Client` has them). */
+interface PgSessionEvents {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+}
+
+async function openSessionOn(pool: PgPoolLike): Promise<DedicatedSession> {
+  const client = await pool.connect();
+  const events = client as unknown as Partial<PgSessionEvents>;
+  if (typeof events.on !== 'function') {
+    client.release(true);
+    throw new TypeError('fromPgPool: the pool\'s clients do not emit events (expected pg.Pool)');
+  }
+  let onNotification: (channel: string, payload: string) => void = () => {};
+  let onLost: (error: Error) => void = () => {};
+  let done = false;
+  const lose = (error: Error): void => {
+    if (done) return;
+    done = true;
+    client.release(error);
+    onLost(error);
+  };
+  events.on('error', lose);
+  events.on('end', () => lose(new Error('the session\'s connection ended')));
+  events.on('notification', (message) => {
+    if (!done) onNotification(message.channel, message.payload ?? '');
+  });
+  return {
+    ...executorOf(client),
+    onNotification(listener): void {
+      onNotification = listener;
+    },
+    onLost(listener): void {
+      onLost = listener;
+    },
+    release(): void {
+      if (done) return;
+      done = true;
+      // An error makes the pool destroy the connection instead of reusing a LISTENing session.
+      client.release(new Error('session released'));
+    },
+  };
 }
 
 /**
@@ -138,5 +184,6 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
       ended ??= pool.end();
       return ended;
     },
+    openSession: () => openSessionOn(pool),
   };
 }

@@ -22,6 +22,37 @@ export const KEY_STORE_NAMESPACE = 'drops_auth_keys';
  */
 export const KEYS_TABLE = 'drops_auth_keys';
 
+/** The one-row table of the revocation revision counter (docs/revocation.md). @internal */
+export const REVISION_TABLE = 'drops_auth_revision';
+/** Cache leases: one row per listening session of a caching instance (docs/revocation.md). @internal */
+export const LEASES_TABLE = 'drops_auth_leases';
+/** The channel revocations are announced on, payload `<revision>:<key id>`. @internal */
+export const REVOCATIONS_CHANNEL = 'drops_auth_revocations';
+/** The channel instances announce acknowledgements on, so revokers re-check at once. @internal */
+export const ACKS_CHANNEL = 'drops_auth_acks';
+/**
+ * The SQL function every revocation goes through, operators' included:
+ * `select * from drops_auth_revoke_key('<id>')` returns `(revoked, revision)`; then wait until
+ * `select drops_auth_revocation_pending(<revision>)` is 0 (docs/revocation.md).
+ *
+ * @example
+ * ```ts
+ * const { rows } = await db.query(`select revoked, revision from ${REVOKE_KEY_FUNCTION}($1)`, [keyId]);
+ * ```
+ */
+export const REVOKE_KEY_FUNCTION = 'drops_auth_revoke_key';
+const REVOKE_FUNCTION = REVOKE_KEY_FUNCTION;
+/**
+ * How many caching instances may still accept a key revoked at `revision`: 0 means none.
+ *
+ * @example
+ * ```ts
+ * const { rows } = await db.query(`select ${REVOCATION_PENDING_FUNCTION}($1) as pending`, [revision]);
+ * ```
+ */
+export const REVOCATION_PENDING_FUNCTION = 'drops_auth_revocation_pending';
+const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
+
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
  *
@@ -70,6 +101,57 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       create unique index ${KEYS_TABLE}_active_by_id
         on ${KEYS_TABLE} (id) include (account_id)
         where revoked_at is null;
+    `,
+  },
+  {
+    version: 3,
+    name: 'revocation revisions and cache leases',
+    // docs/revocation.md: every revocation takes the next revision (the counter row's lock orders
+    // concurrent ones, so revisions commit in increasing order) and NOTIFYs it in the same
+    // transaction; each caching instance holds a lease row whose expiry the database clock sets and
+    // acknowledges the revisions it has applied in seen_revision.
+    sql: `
+      create table ${REVISION_TABLE} (
+        singleton boolean primary key default true check (singleton),
+        revision bigint not null
+      );
+      insert into ${REVISION_TABLE} (revision) values (0);
+      create table ${LEASES_TABLE} (
+        lease_id text primary key,
+        instance_id text not null,
+        expires_at timestamptz not null,
+        seen_revision bigint not null
+      );
+      create index ${LEASES_TABLE}_by_instance on ${LEASES_TABLE} (instance_id);
+      alter table ${KEYS_TABLE} add column revoked_revision bigint;
+
+      create function ${REVOKE_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
+        returns table (revoked boolean, revision bigint)
+        language plpgsql volatile as $fn$
+      declare
+        found_id text;
+        next_revision bigint;
+      begin
+        update ${KEYS_TABLE} k set revoked_at = at
+          where k.id = key_id and (for_account is null or k.account_id = for_account) and k.revoked_at is null
+          returning k.id into found_id;
+        if found_id is null then
+          -- Already revoked (or unknown): the revision that revoked it, for the caller to wait on.
+          return query select false, k.revoked_revision from ${KEYS_TABLE} k
+            where k.id = key_id and (for_account is null or k.account_id = for_account) and k.revoked_at is not null;
+          return;
+        end if;
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        update ${KEYS_TABLE} k set revoked_revision = next_revision where k.id = key_id;
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || key_id);
+        return query select true, next_revision;
+      end
+      $fn$;
+
+      create function ${PENDING_FUNCTION}(revision bigint) returns integer
+        language sql stable as $fn$
+        select count(*)::integer from ${LEASES_TABLE} l where l.expires_at > now() and l.seen_revision < $1
+      $fn$;
     `,
   },
 ]);

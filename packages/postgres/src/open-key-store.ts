@@ -27,10 +27,12 @@ async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<P
 function storeOptionsOf(options: OpenKeyStoreOptions): OpenKeyStoreOptions {
   checkStoreSettings(options);
   const { minUseIntervalMs, flushIntervalMs, onError } = options;
+  const { cache, leaseMs, leaseMarginMs, monotonicNow, onRevocationWait } = options;
   return {
     ...(minUseIntervalMs !== undefined ? { minUseIntervalMs } : {}),
     ...(flushIntervalMs !== undefined ? { flushIntervalMs } : {}),
     ...(onError !== undefined ? { onError } : {}),
+    ...{ cache, leaseMs, leaseMarginMs, monotonicNow, onRevocationWait },
   };
 }
 

@@ -23,31 +23,33 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describeKeyStoreConformance(
-  'PostgresKeyStore on PostgreSQL',
-  async () => {
-    await db.query(`truncate ${KEYS_TABLE}`);
-    const store = new PostgresKeyStore({ db, minUseIntervalMs: 0 });
-    // The peer is another instance: its own pool, its own connections.
-    const peer = new PostgresKeyStore({ db: peerDb, minUseIntervalMs: 0 });
-    const reopened: PostgresKeyStore[] = [];
-    return {
-      store,
-      peer,
-      flushUses: () => store.flushUses(),
-      reopen: async () => {
-        await store.close();
-        const again = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-        reopened.push(again);
-        return again;
-      },
-      cleanup: async () => {
-        await Promise.all([store.close(), peer.close(), ...reopened.map((s) => s.close())]);
-      },
-    };
-  },
-  { shared: true, persistent: true },
-);
+for (const cache of [true, false]) {
+  describeKeyStoreConformance(
+    `PostgresKeyStore on PostgreSQL, cache ${cache ? 'on' : 'off'}`,
+    async () => {
+      await db.query(`truncate ${KEYS_TABLE}`);
+      const store = new PostgresKeyStore({ db, minUseIntervalMs: 0, cache });
+      // The peer is another instance: its own pool, its own connections.
+      const peer = new PostgresKeyStore({ db: peerDb, minUseIntervalMs: 0, cache });
+      const reopened: PostgresKeyStore[] = [];
+      return {
+        store,
+        peer,
+        flushUses: () => store.flushUses(),
+        reopen: async () => {
+          await store.close();
+          const again = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true, cache });
+          reopened.push(again);
+          return again;
+        },
+        cleanup: async () => {
+          await Promise.all([store.close(), peer.close(), ...reopened.map((s) => s.close())]);
+        },
+      };
+    },
+    { shared: true, persistent: true },
+  );
+}
 
 describe('PostgresKeyStore on PostgreSQL', () => {
   it('two stores on one database: minted on one, revoked on the other, refused by the first at once', async () => {
@@ -133,8 +135,10 @@ describe('PostgresKeyStore on PostgreSQL', () => {
     const at = new Date('2026-04-02T00:00:00Z');
     for (const k of keys) store.recordUse(k.id, at);
     await store.close();
-    const listed = await new PostgresKeyStore({ db }).listByAccount('acct_batch');
+    const reader = new PostgresKeyStore({ db, cache: false });
+    const listed = await reader.listByAccount('acct_batch');
     expect(listed.map((k) => k.lastUsedAt)).toEqual(keys.map(() => at));
+    await reader.close();
   });
 
   it('rejects a duplicate id as a conflict, not as an outage', async () => {
@@ -147,6 +151,7 @@ describe('PostgresKeyStore on PostgreSQL', () => {
     );
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(UnavailableError);
+    await store.close();
   });
 
   it('rejects with UnavailableError, never null, when the database cannot be reached', async () => {

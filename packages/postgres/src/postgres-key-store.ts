@@ -5,6 +5,12 @@ import { isUniqueViolation, unavailable } from './store-error.js';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
 import { activeKeyCacheOf, type ActiveKeyCache } from './active-key-cache.js';
+import { randomUUID } from 'node:crypto';
+import { CoherentKeyCache } from './coherent-key-cache.js';
+import { REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+import { renewalIntervalMs } from './lease.js';
+import { RevocationListener } from './revocation-listener.js';
+import { waitForAcknowledgements, type RevocationWait } from './wait-for-acknowledgements.js';
 
 /**
  * Options of {@link PostgresKeyStore}.
@@ -26,10 +32,10 @@ export interface PostgresKeyStoreOptions {
   /** Whether {@link PostgresKeyStore.close} also closes `db`. Default `false`. */
   readonly closeDatabase?: boolean;
   /**
-   * On an in-process database (PGlite), how many active keys to keep in memory once found, so a
-   * key that authenticated once costs no query; every revoke through any store of this process
-   * drops its key first. Ignored on PostgreSQL, where other processes revoke too: there every
-   * lookup is a query. Default 10 000; 0 turns it off.
+   * How many active keys to keep in memory once found, so a key that authenticated once costs no
+   * query. On an in-process database (PGlite) every revoke through any store of this process drops
+   * its key first; on PostgreSQL the keys are kept under a lease (see `cache`). Default 10 000; 0
+   * turns caching off on either.
    */
   readonly maxCachedKeys?: number;
   /**
@@ -38,6 +44,25 @@ export interface PostgresKeyStoreOptions {
    * Default 5 000. PGlite, in process, ignores it.
    */
   readonly queryTimeoutMs?: number;
+  /**
+   * On PostgreSQL, keep active keys in memory under a lease (docs/revocation.md): a key that
+   * authenticated once costs no query, and a revoke on any instance returns only once no instance
+   * accepts the key. `false`: every lookup is a query (revoke still announces and waits, for the
+   * instances that do cache). Needs a `db` with `openSession` ({@link fromPgPool}); it takes one
+   * connection of the pool. Default `true`. PGlite ignores it (see `maxCachedKeys`).
+   */
+  readonly cache?: boolean;
+  /** Lease length, in ms: the longest a partitioned instance delays a revoke. Default 6 000. */
+  readonly leaseMs?: number;
+  /**
+   * Margin for clock-rate error, taken off the local lease deadline, in ms: covers clocks whose
+   * rates differ by up to `leaseMarginMs / leaseMs`. Default 1 000 (a sixth of a lease under 6 s).
+   */
+  readonly leaseMarginMs?: number;
+  /** Monotonic clock in ms for lease deadlines. Default `performance.now`. For tests. */
+  readonly monotonicNow?: () => number;
+  /** Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. */
+  readonly onRevocationWait?: (wait: RevocationWait) => void;
 }
 
 const SQL = {
@@ -49,8 +74,8 @@ const SQL = {
   findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
   list: `select id, prefix, name, created_at, last_used_at from ${KEYS_TABLE}
     where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
-  revoke: `update ${KEYS_TABLE} set revoked_at = $3
-    where id = $2 and account_id = $1 and revoked_at is null returning id`,
+  // Every revocation takes this path: revoked_at, a new revision and its NOTIFY, one transaction.
+  revoke: `select revoked, revision from ${REVOKE_KEY_FUNCTION}($2, $1, $3)`,
   // Forward-only: a use older than the one stored changes nothing.
   recordUses: `update ${KEYS_TABLE} as k set last_used_at = v.at
     from (select unnest($1::text[]) as id, unnest($2::timestamptz[]) as at) as v
@@ -64,7 +89,19 @@ const settingsShape = {
   closeDatabase: z.boolean().optional(),
   maxCachedKeys: z.number().int().nonnegative().optional(),
   queryTimeoutMs: z.number().int().positive().optional(),
+  cache: z.boolean().optional(),
+  leaseMs: z.number().int().min(30).max(600_000).optional(),
+  leaseMarginMs: z.number().int().nonnegative().optional(),
+  monotonicNow: z.custom<() => number>((v) => typeof v === 'function', 'must be a function').optional(),
+  onRevocationWait: z.custom<(wait: RevocationWait) => void>((v) => typeof v === 'function', 'must be a function').optional(),
 };
+
+function checkLease(options: { leaseMs?: number; leaseMarginMs?: number }): void {
+  const leaseMs = options.leaseMs ?? 6_000;
+  const margin = options.leaseMarginMs ?? Math.min(1_000, Math.floor(leaseMs / 6));
+  // The deadline must outlast a renewal interval (lease/3), or the cache lapses between renewals.
+  if (margin >= (leaseMs * 2) / 3) throw new TypeError('PostgresKeyStore: leaseMarginMs must be less than two thirds of leaseMs');
+}
 
 const optionsSchema = z.object(
   {
@@ -84,15 +121,17 @@ const optionsSchema = z.object(
 /** Checks every option but `db`; the `open…KeyStore` factories call it before opening a database. */
 export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>): void {
   parseOptions('PostgresKeyStore', z.object(settingsShape, { error: 'options are required' }), options);
+  checkLease(options);
 }
 
 /**
  * The {@link KeyStore} on PostgreSQL, through `pg` or embedded PGlite.
  *
- * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL there is
- *   no cache: a revoke committed by any instance on the same database is seen by the very next
- *   lookup. On PGlite, which only this process can change, keys found once answer from memory
- *   until a revoke through any store of this process drops them (`maxCachedKeys`).
+ * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL, keys
+ *   found once answer from memory under a lease, and `revoke` on any instance resolves only when
+ *   no instance accepts the key any more (docs/revocation.md; `cache: false` turns it off). On
+ *   PGlite, which only this process can change, keys found once answer from memory until a revoke
+ *   through any store of this process drops them (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
  *   per key by default), batched into one `UPDATE` every 5 s, forward-only, and flushed on `close()`.
  * - A database failure rejects with `UnavailableError('key_store')` (a 503), never `null`. The
@@ -117,10 +156,18 @@ export class PostgresKeyStore implements KeyStore {
   /** Only on an in-process database (PGlite): see `maxCachedKeys`. */
   readonly #cache: ActiveKeyCache | null;
   readonly #timeoutMs: number;
+  /** Only on PostgreSQL with `cache` on: see docs/revocation.md. */
+  readonly #coherent: CoherentKeyCache | null = null;
+  readonly #listener: RevocationListener | null = null;
+  readonly #acknowledgements = new Set<() => void>();
+  readonly #monotonicNow: () => number;
+  readonly #maxPollMs: number;
+  readonly #onRevocationWait: ((wait: RevocationWait) => void) | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: PostgresKeyStoreOptions) {
     parseOptions('PostgresKeyStore', optionsSchema, options);
+    checkLease(options);
     this.#db = options.db;
     this.#closeDatabase = options.closeDatabase ?? false;
     this.#timeoutMs = options.queryTimeoutMs ?? 5_000;
@@ -129,6 +176,28 @@ export class PostgresKeyStore implements KeyStore {
       options.db.inProcess !== undefined && maxCachedKeys > 0
         ? activeKeyCacheOf(options.db.inProcess.engine, maxCachedKeys)
         : null;
+    this.#monotonicNow = options.monotonicNow ?? ((): number => performance.now());
+    this.#onRevocationWait = options.onRevocationWait;
+    const leaseMs = options.leaseMs ?? 6_000;
+    const timing = { leaseMs, marginMs: options.leaseMarginMs ?? Math.min(1_000, Math.floor(leaseMs / 6)) };
+    this.#maxPollMs = Math.min(250, renewalIntervalMs(timing));
+    const openSession = options.db.openSession;
+    if (this.#cache === null && options.cache !== false && openSession !== undefined && maxCachedKeys > 0) {
+      this.#coherent = new CoherentKeyCache(maxCachedKeys, this.#monotonicNow);
+      this.#listener = new RevocationListener({
+        ...timing,
+        openSession,
+        cache: this.#coherent,
+        instanceId: randomUUID(),
+        monotonicNow: this.#monotonicNow,
+        onAcknowledgement: () => {
+          const waiting = [...this.#acknowledgements];
+          this.#acknowledgements.clear();
+          for (const wake of waiting) wake();
+        },
+        onError: options.onError ?? ((): void => {}),
+      });
+    }
     this.#uses = new LastUsedBatcher({
       flush: (entries) => this.#writeUses(entries),
       minIntervalMs: options.minUseIntervalMs ?? 60_000,
@@ -157,6 +226,12 @@ export class PostgresKeyStore implements KeyStore {
    * work for both. On PGlite a key found before answers from memory (see `maxCachedKeys`).
    */
   findActive(id: string): Promise<ActiveKey | null> | ActiveKey {
+    const coherent = this.#coherent;
+    if (coherent !== null) {
+      const hit = coherent.get(id);
+      if (hit !== undefined) return hit;
+      return this.#lookUp(id, coherent.generation);
+    }
     const cache = this.#cache;
     if (cache !== null && this.#db.inProcess?.isOpen() === true) {
       const hit = cache.get(id);
@@ -177,6 +252,8 @@ export class PostgresKeyStore implements KeyStore {
     if (row === undefined) return null;
     const key: ActiveKey = Object.freeze({ id, accountId: row.account_id });
     this.#cache?.remember(key, generation);
+    // Kept only if no revocation, lapse or new lease happened since the query was sent.
+    this.#coherent?.remember(key, generation);
     return key;
   }
 
@@ -202,19 +279,55 @@ export class PostgresKeyStore implements KeyStore {
     }
   }
 
-  /** Revokes the account's active key: `true` if this call revoked it. Committed before it resolves. */
+  /**
+   * Revokes the account's active key: `true` if this call revoked it, `false` if the account has
+   * no active key with this id. Resolves only once no instance accepts the key: the revocation is
+   * committed and announced, and every instance holding a cache lease has acknowledged it or its
+   * lease has expired (at most `leaseMs`; docs/revocation.md). For a key already revoked, it waits
+   * for that earlier revocation the same way before resolving `false`.
+   */
   async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
     // Dropped before the update (no lookup from now on answers from memory) and again after it
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache?.drop(id);
+    this.#coherent?.drop(id);
+    let revoked: boolean;
+    let revision: number | null;
     try {
-      const { rows } = await this.#db.query(SQL.revoke, [accountId, id, at], { name: 'drops_auth_keys_revoke', timeoutMs: this.#timeoutMs });
-      return rows.length === 1;
+      const { rows } = await this.#db.query<{ revoked: boolean; revision: string | null }>(SQL.revoke, [accountId, id, at], {
+        name: 'drops_auth_keys_revoke',
+        timeoutMs: this.#timeoutMs,
+      });
+      revoked = rows[0]?.revoked === true;
+      revision = rows[0]?.revision == null ? null : Number(rows[0].revision);
     } catch (error) {
       throw unavailable(error);
     } finally {
       this.#cache?.drop(id);
+      this.#coherent?.drop(id);
     }
+    if (revision !== null) {
+      let wait: RevocationWait;
+      try {
+        wait = await waitForAcknowledgements({
+          db: this.#db,
+          revision,
+          monotonicNow: this.#monotonicNow,
+          nextAcknowledgement: () => this.#nextAcknowledgement(),
+          maxPollMs: this.#listener === null ? 25 : this.#maxPollMs,
+          timeoutMs: this.#timeoutMs,
+        });
+      } catch (error) {
+        throw unavailable(error);
+      }
+      this.#onRevocationWait?.(wait);
+    }
+    return revoked;
+  }
+
+  #nextAcknowledgement(): Promise<void> {
+    if (this.#listener === null) return new Promise(() => {});
+    return new Promise((resolve) => this.#acknowledgements.add(resolve));
   }
 
   /** Notes a use of the key, to be written later. Synchronous, never throws, never waits. */
@@ -231,6 +344,8 @@ export class PostgresKeyStore implements KeyStore {
   close(): Promise<void> {
     this.#closed ??= (async (): Promise<void> => {
       this.#cache?.clear();
+      this.#coherent?.lapse();
+      await this.#listener?.close();
       await this.#uses.close();
       if (this.#closeDatabase) await this.#db.close();
     })();

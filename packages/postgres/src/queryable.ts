@@ -1,3 +1,5 @@
+import type { DedicatedSession } from './dedicated-session.js';
+
 /**
  * Rows a query answered with. Both `pg` and PGlite results have this shape.
  *
@@ -82,4 +84,9 @@ export interface Queryable extends SqlExecutor {
    * write there.
    */
   readonly inProcess?: { readonly engine: object; isOpen(): boolean };
+  /**
+   * Opens a connection of its own, outside the pool's rotation, for `LISTEN` and lease renewal
+   * (docs/revocation.md). {@link fromPgPool} provides it; without it a store does not cache keys.
+   */
+  readonly openSession?: () => Promise<DedicatedSession>;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
@@ -22,7 +22,7 @@ export function useProxiedServer(env: Record<string, string> = {}): () => Proxie
   let s: TestServer | undefined;
   beforeAll(async () => {
     db = await createTestDatabase();
-    proxy = await TcpProxy.start('127.0.0.1', 5432);
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
     const url = new URL(db.url);
     url.port = String(proxy.port);
     s = await startTestServer({ backend: 'postgres', databaseUrl: url.toString(), env });

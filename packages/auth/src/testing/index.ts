@@ -3,3 +3,4 @@
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

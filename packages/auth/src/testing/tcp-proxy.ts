@@ -1,6 +1,18 @@
 import net from 'node:net';
 
-/** A loopback TCP proxy that a test can cut and restore, to play a database outage. */
+/**
+ * A loopback TCP proxy in front of a real server (a database, an identity provider) that a test
+ * cuts, black-holes and restores, to play an outage or a partition without touching the server
+ * other tests use. Started by {@link startTcpProxy}.
+ *
+ * @example
+ * ```ts
+ * const proxy: TcpProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+ * proxy.stall(); // bytes vanish, nothing closes
+ * proxy.restore();
+ * await proxy.close();
+ * ```
+ */
 export interface TcpProxy {
   /** The port it listens on (127.0.0.1). */
   readonly port: number;
@@ -18,7 +30,17 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on a random loopback port forwarding to `target`. */
+/**
+ * Starts a proxy on a random loopback port forwarding to `target`; it keeps its port across
+ * {@link TcpProxy.cut} and {@link TcpProxy.restore}.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+ * const url = `postgres://postgres@127.0.0.1:${proxy.port}/test`;
+ * proxy.cut(); // every connection reset, new ones refused
+ * ```
+ */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let refusing = false;

@@ -1,0 +1,259 @@
+import { UnavailableError, type ActiveKey } from '@drops/auth';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fromPgPool } from './from-pg-pool.js';
+import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
+import { openPostgres } from './open-postgres.js';
+import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+import type { Queryable } from './queryable.js';
+import { CoherentKeyCache } from './coherent-key-cache.js';
+import { countingQueryable } from './test-support/counting-queryable.js';
+import { eventually } from './test-support/eventually.js';
+import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import type { RevocationWait } from './wait-for-acknowledgements.js';
+
+// docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it
+// through a proxy the test cuts or black-holes.
+let database: FreshDatabase;
+let direct: Queryable;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  database = await freshDatabase('lease');
+  direct = fromPgPool(database.pool());
+  await migrateKeyStore(direct);
+});
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+async function proxied(): Promise<{ proxy: TcpProxy; url: string }> {
+  const url = new URL(database.url);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  cleanups.push(() => proxy.close());
+  url.port = String(proxy.port);
+  return { proxy, url: url.toString() };
+}
+
+async function store(options: Partial<PostgresKeyStoreOptions> & { url?: string } = {}): Promise<PostgresKeyStore> {
+  const { url, ...rest } = options;
+  const db = options.db ?? (await openPostgres({ connectionString: url ?? database.url, connectionTimeoutMs: 500 }));
+  const s = new PostgresKeyStore({ db, closeDatabase: options.db === undefined, queryTimeoutMs: 500, ...rest });
+  cleanups.push(() => s.close());
+  return s;
+}
+
+/** Waits until the store answers this key from memory (synchronously: no promise). */
+async function cachedOn(s: PostgresKeyStore, id: string): Promise<ActiveKey> {
+  return eventually(async () => {
+    const answer = s.findActive(id);
+    if (!(answer instanceof Promise)) return answer;
+    await answer;
+    return undefined;
+  });
+}
+
+type Outcome = 'accepted' | 'refused' | 'unavailable';
+async function outcome(s: PostgresKeyStore, id: string): Promise<Outcome> {
+  try {
+    return (await s.findActive(id)) === null ? 'refused' : 'accepted';
+  } catch (error) {
+    if (error instanceof UnavailableError && error.status === 503) return 'unavailable';
+    throw error;
+  }
+}
+
+describe('the lease-coherent key cache', () => {
+  it('answers a key from memory after its first lookup: no query per request', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const s = await store({ db: counting.db, closeDatabase: true });
+    const key = sampleKeyRecord({ accountId: 'acct_memory' });
+    await s.create(key);
+    await cachedOn(s, key.id);
+    const before = counting.count();
+    for (let i = 0; i < 1_000; i++) expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_memory' });
+    expect(counting.count() - before).toBe(0);
+    // Unknown keys are never cached: each one is a query.
+    const unknown = sampleKeyRecord().id;
+    for (let i = 0; i < 3; i++) expect(await s.findActive(unknown)).toBeNull();
+    expect(counting.count() - before).toBe(3);
+  });
+
+  it('with cache: false, every lookup is a query', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const s = await store({ db: counting.db, closeDatabase: true, cache: false });
+    const key = sampleKeyRecord();
+    await s.create(key);
+    for (let i = 0; i < 5; i++) expect(await s.findActive(key.id)).not.toBeNull();
+    expect(counting.count('drops_auth_keys_find_active')).toBe(5);
+  });
+
+  it('a key revoked on instance A is refused on instance B the moment A\'s revoke returns', async () => {
+    const waits: RevocationWait[] = [];
+    const [a, b, c] = await Promise.all([store({ onRevocationWait: (w) => waits.push(w) }), store(), store()]);
+    for (let round = 0; round < 20; round++) {
+      const key = sampleKeyRecord({ accountId: 'acct_ab' });
+      await a.create(key);
+      await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id), cachedOn(c, key.id)]);
+      expect(await a.revoke('acct_ab', key.id, new Date())).toBe(true);
+      // No wait, no retry: B and C refuse it now.
+      expect(await b.findActive(key.id)).toBeNull();
+      expect(await c.findActive(key.id)).toBeNull();
+      expect(await a.findActive(key.id)).toBeNull();
+    }
+    expect(waits).toHaveLength(20);
+    expect(waits.every((w) => w.expired === 0 && w.acknowledged >= 3)).toBe(true);
+  });
+
+  it('a revoke of an already revoked key answers false, after the same wait', async () => {
+    const a = await store();
+    const key = sampleKeyRecord({ accountId: 'acct_twice' });
+    await a.create(key);
+    expect(await a.revoke('acct_twice', key.id, new Date())).toBe(true);
+    expect(await a.revoke('acct_twice', key.id, new Date())).toBe(false);
+    expect(await a.revoke('acct_other', key.id, new Date())).toBe(false);
+  });
+
+  it('an operator revoking in SQL (drops_auth_revoke_key) goes through the same path', async () => {
+    const [a, b] = await Promise.all([store(), store()]);
+    const key = sampleKeyRecord({ accountId: 'acct_sql' });
+    await a.create(key);
+    await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
+    const { rows } = await direct.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [key.id]);
+    expect(rows[0]?.revoked).toBe(true);
+    await eventually(async () => {
+      const { rows: pending } = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]?.revision]);
+      return pending[0]?.n === 0 ? true : undefined;
+    });
+    expect(await a.findActive(key.id)).toBeNull();
+    expect(await b.findActive(key.id)).toBeNull();
+    const { rows: stored } = await direct.query(`select revoked_at is not null as revoked from ${KEYS_TABLE} where id = $1`, [key.id]);
+    expect(stored).toEqual([{ revoked: true }]);
+  });
+
+  it('a partitioned instance (black hole) delays a revoke until its lease expires, and never accepts the key after', async () => {
+    const { proxy, url } = await proxied();
+    const waits: RevocationWait[] = [];
+    const leaseMs = 1_500;
+    const a = await store({ leaseMs, onRevocationWait: (w) => waits.push(w) });
+    const b = await store({ url, leaseMs });
+    const key = sampleKeyRecord({ accountId: 'acct_partition' });
+    await a.create(key);
+    await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
+    proxy.stall();
+    expect(await a.revoke('acct_partition', key.id, new Date())).toBe(true);
+    // B could not hear the revocation: the revoke waited for B's lease to expire instead.
+    expect(waits).toEqual([expect.objectContaining({ expired: 1, acknowledged: 1 })]);
+    // B's lease lapsed before its row expired: B asks the database, which it cannot reach: 503.
+    expect(await outcome(b, key.id)).toBe('unavailable');
+    proxy.restore();
+    expect(await eventually(async () => ((await outcome(b, key.id)) === 'refused' ? 'refused' : undefined))).toBe('refused');
+  });
+
+  it('a LISTEN connection dropped alone: the instance lapses, and a revoke does not wait a lease for it', async () => {
+    const waits: RevocationWait[] = [];
+    const a = await store({ leaseMs: 60_000, onRevocationWait: (w) => waits.push(w) });
+    const b = await store({ leaseMs: 60_000 });
+    const key = sampleKeyRecord({ accountId: 'acct_listen' });
+    await a.create(key);
+    await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
+    // Terminate every listening session (A's and B's): their queries are the lease statements.
+    const { rows } = await direct.query<{ pid: number }>(
+      `select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and (query like 'with renewed%' or query like 'with gone%' or query like 'listen%')`,
+      [database.name],
+    );
+    expect(rows.length).toBe(2);
+    for (const { pid } of rows) await direct.query('select pg_terminate_backend($1)', [pid]);
+    // A 60 s lease would hold this revoke for a minute (past the test's timeout); the new sessions
+    // delete the old rows.
+    expect(await a.revoke('acct_listen', key.id, new Date())).toBe(true);
+    expect(await b.findActive(key.id)).toBeNull();
+  });
+
+  it('after the database goes away, cached keys are answered for at most one lease, then 503, never a 401', async () => {
+    const { proxy, url } = await proxied();
+    // A long lease, and a clock the test moves: the real renewals (every 20 s) never come due.
+    let offset = 0;
+    const monotonicNow = (): number => performance.now() + offset;
+    const leaseMs = 60_000;
+    const leaseMarginMs = 1_000;
+    const createdAt = monotonicNow();
+    const s = await store({ url, leaseMs, leaseMarginMs, monotonicNow });
+    const key = sampleKeyRecord({ accountId: 'acct_gone' });
+    await s.create(key);
+    await cachedOn(s, key.id);
+    const cachedAt = monotonicNow();
+    proxy.stall();
+    // Every lease deadline lies in [createdAt, cachedAt] + lease - margin.
+    offset += createdAt + leaseMs - leaseMarginMs - 1 - monotonicNow();
+    expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_gone' });
+    offset += cachedAt + leaseMs - monotonicNow();
+    for (let i = 0; i < 3; i++) expect(await outcome(s, key.id)).toBe('unavailable');
+    proxy.restore();
+  });
+});
+
+describe('CoherentKeyCache, on an exact clock', () => {
+  const key = Object.freeze({ id: 'k1', accountId: 'acct' });
+
+  function cacheAt(): { cache: CoherentKeyCache; clock: { now: number } } {
+    const clock = { now: 1_000 };
+    return { cache: new CoherentKeyCache(10, () => clock.now), clock };
+  }
+
+  it('answers only before the lease deadline, and empties itself at it', () => {
+    const { cache, clock } = cacheAt();
+    cache.granted(7_000);
+    cache.remember(key, cache.generation);
+    clock.now = 6_999;
+    expect(cache.get('k1')).toBe(key);
+    clock.now = 7_000;
+    expect(cache.get('k1')).toBeUndefined();
+    // A renewal answered after the deadline is a new lease: nothing from before comes back.
+    cache.renewed(12_000);
+    expect(cache.get('k1')).toBeUndefined();
+  });
+
+  it('keeps nothing read without a lease, across a lapse, or across a drop of any key', () => {
+    const { cache, clock } = cacheAt();
+    const beforeLease = cache.generation;
+    cache.granted(7_000);
+    cache.remember(key, beforeLease);
+    expect(cache.get('k1')).toBeUndefined();
+
+    const beforeDrop = cache.generation;
+    cache.drop('other');
+    cache.remember(key, beforeDrop);
+    expect(cache.get('k1')).toBeUndefined();
+
+    const beforeLapse = cache.generation;
+    cache.lapse();
+    cache.granted(8_000);
+    cache.remember(key, beforeLapse);
+    expect(cache.get('k1')).toBeUndefined();
+
+    // An answer that arrives after the deadline is not kept (the clock is set back only to look).
+    const stale = cache.generation;
+    clock.now = 8_000;
+    cache.remember(key, stale);
+    clock.now = 1_000;
+    expect(cache.get('k1')).toBeUndefined();
+  });
+
+  it('a renewal in time extends the lease and keeps what it holds', () => {
+    const { cache, clock } = cacheAt();
+    cache.granted(7_000);
+    cache.remember(key, cache.generation);
+    clock.now = 3_000;
+    cache.renewed(9_000);
+    clock.now = 8_999;
+    expect(cache.get('k1')).toBe(key);
+    cache.drop('k1');
+    expect(cache.get('k1')).toBeUndefined();
+  });
+});

@@ -1,0 +1,83 @@
+import type { ActiveKey } from '@drops/auth';
+
+/**
+ * Active keys kept in memory under a lease (docs/revocation.md): a key answers from here only
+ * while the monotonic clock is before the lease's local deadline. Past it the cache lapses: it
+ * empties and every lookup goes to the database until a new lease is granted.
+ *
+ * A lookup takes {@link generation} before its query and hands it back to {@link remember}; the
+ * key is kept only if nothing was dropped, no lease lapsed or began since, and the lease is valid
+ * now. So a read that raced a revocation, or one sent outside a lease, never puts a key back.
+ * Only found keys are kept: unknown and revoked ids always take the query.
+ * @internal
+ */
+export class CoherentKeyCache {
+  readonly #keys = new Map<string, ActiveKey>();
+  readonly #capacity: number;
+  readonly #now: () => number;
+  #generation = 0;
+  #deadline = Number.NEGATIVE_INFINITY;
+
+  constructor(capacity: number, monotonicNow: () => number) {
+    this.#capacity = capacity;
+    this.#now = monotonicNow;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Whether the lease is valid now. */
+  get valid(): boolean {
+    return this.#now() < this.#deadline;
+  }
+
+  /** The key, if kept and the lease is valid; a lapsed lease empties the cache. */
+  get(id: string): ActiveKey | undefined {
+    if (this.#keys.size === 0) return undefined;
+    if (this.#now() >= this.#deadline) {
+      this.lapse();
+      return undefined;
+    }
+    return this.#keys.get(id);
+  }
+
+  remember(key: ActiveKey, generation: number): void {
+    if (generation !== this.#generation || this.#capacity === 0 || this.#now() >= this.#deadline) return;
+    if (this.#keys.size >= this.#capacity) {
+      const oldest = this.#keys.keys().next();
+      if (oldest.done !== true) this.#keys.delete(oldest.value);
+    }
+    this.#keys.set(key.id, key);
+  }
+
+  /** A revocation of `id` was announced (or is under way here): drop it, invalidate reads in flight. */
+  drop(id: string): void {
+    this.#generation++;
+    this.#keys.delete(id);
+  }
+
+  /** The lease is lost (session failed, deadline passed, store closing): empty, answer nothing. */
+  lapse(): void {
+    this.#generation++;
+    this.#deadline = Number.NEGATIVE_INFINITY;
+    this.#keys.clear();
+  }
+
+  /**
+   * A renewal sent when the lease was valid succeeded: the lease goes on until `deadline`. If it
+   * lapsed meanwhile (the answer came late), this is a new lease: nothing from before is kept.
+   */
+  renewed(deadline: number): void {
+    if (this.#now() >= this.#deadline) {
+      this.lapse();
+    }
+    this.#deadline = Math.max(this.#deadline, deadline);
+  }
+
+  /** A new lease (a new session): nothing read before it is kept. */
+  granted(deadline: number): void {
+    this.lapse();
+    this.#deadline = deadline;
+  }
+}

@@ -1,0 +1,159 @@
+import type { CoherentKeyCache } from './coherent-key-cache.js';
+import type { DedicatedSession } from './dedicated-session.js';
+import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from './key-store-migrations.js';
+import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
+
+const SQL = {
+  listen: `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}`,
+  // After LISTEN: revisions up to the one read here committed before this lease began, so reads
+  // made under it already see them (docs/revocation.md). Earlier sessions of this instance lapsed
+  // before this one began: their rows go, so no revoker waits on them.
+  acquire: `with gone as (
+      delete from ${LEASES_TABLE} where instance_id = $2 or expires_at < now() - interval '1 hour'
+    )
+    insert into ${LEASES_TABLE} (lease_id, instance_id, expires_at, seen_revision)
+    select $1, $2, now() + $3 * interval '1 millisecond', r.revision from ${REVISION_TABLE} r
+    returning seen_revision`,
+  // Renews, acknowledges every revision processed so far, and wakes the revokers waiting on it.
+  renew: `with renewed as (
+      update ${LEASES_TABLE} set expires_at = now() + $2 * interval '1 millisecond',
+        seen_revision = greatest(seen_revision, $3::bigint)
+      where lease_id = $1 returning seen_revision
+    )
+    select seen_revision, case when $4::boolean then pg_notify('${ACKS_CHANNEL}', $1) end as woke from renewed`,
+  release: `delete from ${LEASES_TABLE} where lease_id = $1`,
+} as const;
+
+/** What a {@link RevocationListener} needs. @internal */
+export interface RevocationListenerOptions extends LeaseTiming {
+  readonly openSession: () => Promise<DedicatedSession>;
+  readonly cache: CoherentKeyCache;
+  readonly instanceId: string;
+  readonly monotonicNow: () => number;
+  /** An instance acknowledged a revision: revokers waiting here re-check. */
+  readonly onAcknowledgement: () => void;
+  readonly onError: (error: unknown) => void;
+}
+
+class SessionLost extends Error {}
+
+/**
+ * Keeps this instance's lease and applies revocations (docs/revocation.md): one dedicated session
+ * that LISTENs, holds a lease row renewed every lease/3, drops each announced key from the cache
+ * and acknowledges its revision at once. Any failure of the session lapses the cache, then a new
+ * session (with a new lease row) is opened, with a growing pause between attempts.
+ * @internal
+ */
+export class RevocationListener {
+  readonly #o: RevocationListenerOptions;
+  #closed = false;
+  #sessions = 0;
+  #wake: (() => void) | null = null;
+  #running: Promise<void>;
+
+  constructor(options: RevocationListenerOptions) {
+    this.#o = options;
+    this.#running = this.#run();
+  }
+
+  /** Stops, deletes the lease row when the database answers (so no revoker waits on it), lapses the cache. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#o.cache.lapse();
+    this.#wake?.();
+    await this.#running;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    });
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    while (!this.#closed) {
+      const started = this.#o.monotonicNow();
+      try {
+        await this.#session();
+      } catch (error) {
+        if (!this.#closed) this.#o.onError(error);
+      }
+      this.#o.cache.lapse();
+      if (this.#closed) return;
+      // A session that held for a while starts over at once; repeated failures back off.
+      failures = this.#o.monotonicNow() - started > renewalIntervalMs(this.#o) ? 0 : failures + 1;
+      if (failures > 0) await this.#sleep(Math.min(renewalIntervalMs(this.#o), 50 * 2 ** Math.min(failures, 6)));
+    }
+  }
+
+  async #session(): Promise<void> {
+    const o = this.#o;
+    const timeoutMs = renewalIntervalMs(o);
+    const session = await o.openSession();
+    const leaseId = `${o.instanceId}/${++this.#sessions}`;
+    let lost: Error | null = null;
+    let processed = 0;
+    let acknowledged = 0;
+    session.onLost((error) => {
+      lost = error;
+      o.cache.lapse();
+      this.#wake?.();
+    });
+    session.onNotification((channel, payload) => {
+      if (channel === ACKS_CHANNEL) {
+        o.onAcknowledgement();
+        return;
+      }
+      if (channel !== REVOCATIONS_CHANNEL) return;
+      const colon = payload.indexOf(':');
+      const revision = Number(payload.slice(0, colon));
+      o.cache.drop(payload.slice(colon + 1));
+      if (revision > processed) processed = revision;
+      this.#wake?.(); // acknowledge now
+    });
+    const check = (): void => {
+      if (lost !== null) throw new SessionLost('revocation session lost', { cause: lost });
+    };
+    try {
+      await session.exec(SQL.listen);
+      check();
+      let sentAt = o.monotonicNow();
+      const { rows } = await session.query<{ seen_revision: string }>(SQL.acquire, [leaseId, o.instanceId, o.leaseMs], { timeoutMs });
+      check();
+      const first = Number(rows[0]?.seen_revision ?? 0);
+      if (first > processed) processed = first;
+      acknowledged = first;
+      o.cache.granted(leaseDeadline(o, sentAt));
+      let renewAt = sentAt + timeoutMs;
+      while (!this.#closed) {
+        if (processed <= acknowledged) {
+          const wait = renewAt - o.monotonicNow();
+          if (wait > 0) await this.#sleep(wait);
+        }
+        check();
+        if (this.#closed) break;
+        const ack = processed > acknowledged;
+        const carrying = processed;
+        sentAt = o.monotonicNow();
+        const renewed = await session.query(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], { timeoutMs });
+        check();
+        if (renewed.rows.length !== 1) throw new SessionLost('the lease row is gone');
+        o.cache.renewed(leaseDeadline(o, sentAt));
+        acknowledged = carrying;
+        renewAt = sentAt + timeoutMs;
+      }
+      // Closing: no revoker needs to wait for this lease any more.
+      o.cache.lapse();
+      await session.query(SQL.release, [leaseId], { timeoutMs }).catch(() => {});
+    } finally {
+      session.release();
+    }
+  }
+}
