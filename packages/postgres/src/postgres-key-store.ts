@@ -82,7 +82,8 @@ const SQL = {
     where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
 } as const;
 
-const settingsShape = {
+/** Every option but `db`, for the `open…KeyStore` factories. @internal */
+export const storeSettingsShape = {
   minUseIntervalMs: z.number().int().nonnegative().optional(),
   flushIntervalMs: z.number().int().positive().optional(),
   onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
@@ -103,9 +104,9 @@ function checkLease(options: { leaseMs?: number; leaseMarginMs?: number }): void
   if (margin >= (leaseMs * 2) / 3) throw new TypeError('PostgresKeyStore: leaseMarginMs must be less than two thirds of leaseMs');
 }
 
-const optionsSchema = z.object(
+const optionsSchema = z.strictObject(
   {
-    ...settingsShape,
+    ...storeSettingsShape,
     db: z.custom<Queryable>(
       (v) =>
         typeof v === 'object' &&
@@ -120,7 +121,7 @@ const optionsSchema = z.object(
 
 /** Checks every option but `db`; the `open…KeyStore` factories call it before opening a database. */
 export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>): void {
-  parseOptions('PostgresKeyStore', z.object(settingsShape, { error: 'options are required' }), options);
+  parseOptions('PostgresKeyStore', z.strictObject(storeSettingsShape, { error: 'options are required' }), options);
   checkLease(options);
 }
 
