@@ -140,6 +140,12 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
  * // { apiKey: 'hp_…', id: '…', prefix: 'hp_…', name: 'ci-main', createdAt: '2026-…' }
  * await keys.revoke(principal, minted.id);
  * ```
+ *
+ * @example
+ * ```ts
+ * // At most 50 active keys per account (409 above), at most 10 mints an hour (429 above).
+ * const keys = createKeyManager({ keyStore, maxKeysPerAccount: 50, mintRateLimit: { max: 10, windowMs: 3_600_000 } });
+ * ```
  */
 export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const parsed = optionsSchema.safeParse(options);
