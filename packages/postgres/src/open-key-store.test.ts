@@ -136,6 +136,53 @@ describe('openPostgresKeyStore: queryTimeoutMs', () => {
   });
 });
 
+describe('openPostgresKeyStore: the pool options', () => {
+  function viaProxy(): string {
+    const url = new URL(database.url);
+    url.port = String(proxy.port);
+    return url.toString();
+  }
+  const raceAgainst = async (work: Promise<unknown>, ms: number): Promise<unknown> =>
+    Promise.race([
+      work.then(() => 'answered', (error: unknown) => error),
+      new Promise((resolve) => setTimeout(() => resolve(`still waiting after ${ms} ms`), ms).unref()),
+    ]);
+
+  it('maxConnections: 16 lookups at once open at most that many connections', async () => {
+    const store = await openPostgresKeyStore({ connectionString: viaProxy(), maxConnections: 2 });
+    const key = sampleKeyRecord({ accountId: 'acct_pool' });
+    await store.create(key);
+    await Promise.all(Array.from({ length: 16 }, () => store.findActive(key.id)));
+    expect(proxy.openConnections).toBeGreaterThan(0);
+    expect(proxy.openConnections).toBeLessThanOrEqual(2);
+    await store.close();
+  });
+
+  it('onIdleError hears idle connections drop; connectionTimeoutMs bounds the wait for a new one (503)', async () => {
+    const idleErrors: Error[] = [];
+    const store = await openPostgresKeyStore({
+      connectionString: viaProxy(),
+      connectionTimeoutMs: 200,
+      queryTimeoutMs: 60_000,
+      onIdleError: (error) => idleErrors.push(error),
+    });
+    const key = sampleKeyRecord({ accountId: 'acct_connect' });
+    await store.create(key);
+    try {
+      proxy.cut(); // the idle connections drop...
+      for (let i = 0; i < 50 && idleErrors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(idleErrors.length).toBeGreaterThan(0);
+      proxy.restore();
+      proxy.stall(); // ...and a new one is accepted but never answers
+      // The default (5 s) is far longer than this bound: only the option makes it in time.
+      expect(await raceAgainst(Promise.resolve(store.findActive(key.id)), 2_500)).toBeInstanceOf(UnavailableError);
+    } finally {
+      proxy.restore();
+      await store.close();
+    }
+  });
+});
+
 describe('the openers refuse unknown options', () => {
   it('openPGlite and openPostgres refuse a misspelt option with a TypeError that names it', async () => {
     await expect(openPGlite({ dataDir: ':memory:', datadir: 'x' } as never)).rejects.toThrow(/datadir/);
