@@ -28,7 +28,8 @@ export class KeyLimitError extends DropsAuthError {
   readonly limit: number;
 
   constructor(limit: number) {
-    super(`this account already has ${limit} active keys, the most it may hold: revoke one to mint another`);
+    const keys = limit === 1 ? '1 active key' : `${limit} active keys`;
+    super(`this account already has ${keys}, the most it may hold: revoke one to mint another`);
     this.limit = limit;
   }
 
