@@ -1,12 +1,11 @@
 import { UnavailableError, type KeyStore } from '@drops/auth';
-import { sampleKeyRecord } from '@drops/auth/testing';
+import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPGliteKeyStore, openPostgresKeyStore, type OpenKeyStoreOptions } from './open-key-store.js';
 import { openPGlite } from './open-pglite.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';
 
 // Every documented store option of the two `open…KeyStore` factories must reach the store: each
 // test here sets one option to a value whose effect differs from the default's, and observes it.
