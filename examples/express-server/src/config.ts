@@ -36,6 +36,8 @@ export interface Config {
   readonly logFormat: 'json' | 'pretty';
   readonly sweepIntervalMs: number;
   readonly shutdownTimeoutMs: number;
+  /** Active API keys one account may hold (`MAX_KEYS_PER_ACCOUNT`); a mint over it is a 409. */
+  readonly maxKeysPerAccount: number;
   /** What the dashboard page at `/dashboard/` reads from `/dashboard/config.json`: how people sign in. */
   readonly dashboard: DashboardConfig;
 }
@@ -75,6 +77,7 @@ const envSchema = z.object({
   LOG_FORMAT: optional(z.enum(['json', 'pretty'])),
   SWEEP_INTERVAL_SECONDS: optional(integer(1, 86_400)),
   SHUTDOWN_TIMEOUT_MS: optional(integer(0, 600_000)),
+  MAX_KEYS_PER_ACCOUNT: optional(integer(1, 1_000_000)),
 });
 
 function trustProxyOf(value: string | undefined): boolean | number | string {
@@ -94,6 +97,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider (not in production) |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
+ * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -159,5 +163,6 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     logFormat: e.LOG_FORMAT ?? (options.isTty === true && !production ? 'pretty' : 'json'),
     sweepIntervalMs: (e.SWEEP_INTERVAL_SECONDS ?? 60) * 1000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    maxKeysPerAccount: e.MAX_KEYS_PER_ACCOUNT ?? 1000,
   };
 }

@@ -53,7 +53,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const app = createApp({
     config,
     authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),
-    keys: createKeyManager({ keyStore }),
+    keys: createKeyManager({ keyStore, maxKeysPerAccount: config.maxKeysPerAccount }),
     db,
     logger,
     devIdentity: identity.dev,

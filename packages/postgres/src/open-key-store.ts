@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { migrateKeyStore } from './key-store-migrations.js';
-import { openPGlite, type OpenPGliteOptions } from './open-pglite.js';
-import { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
-import { checkStoreSettings, PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+import { openPGlite, openPGliteShape, type OpenPGliteOptions } from './open-pglite.js';
+import { openPostgres, openPostgresShape, type OpenPostgresOptions } from './open-postgres.js';
+import { parseOptions } from './parse-options.js';
+import { checkStoreSettings, PostgresKeyStore, storeSettingsShape, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 
 /**
@@ -14,6 +16,31 @@ import type { Queryable } from './queryable.js';
  */
 export type OpenKeyStoreOptions = Omit<PostgresKeyStoreOptions, 'db' | 'closeDatabase'>;
 
+// The factory owns the database, so it decides `closeDatabase`: passing it is an unknown option.
+const { closeDatabase: _ownedByTheFactory, ...keyStoreShape } = storeSettingsShape;
+
+/** One strict schema over the opener's options and the store's: a misspelt option is a TypeError. */
+function combinedSchema(openerShape: z.ZodRawShape): z.ZodType {
+  return z.strictObject({ ...openerShape, ...keyStoreShape }, { error: 'options are required' });
+}
+
+const postgresKeyStoreSchema = combinedSchema(openPostgresShape);
+const pgliteKeyStoreSchema = combinedSchema(openPGliteShape);
+
+/**
+ * Splits checked options into the opener's and the store's. Every store option goes on, by the
+ * schema's own list, so an option added to the store cannot be dropped here.
+ */
+function split<O extends object>(options: O & OpenKeyStoreOptions): { opener: O; store: OpenKeyStoreOptions } {
+  const opener: Record<string, unknown> = {};
+  const store: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    (Object.hasOwn(keyStoreShape, name) ? store : opener)[name] = value;
+  }
+  return { opener: opener as O, store: store as OpenKeyStoreOptions };
+}
+
 async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<PostgresKeyStore> {
   try {
     await migrateKeyStore(db);
@@ -22,18 +49,6 @@ async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<P
     await db.close().catch(() => {});
     throw error;
   }
-}
-
-function storeOptionsOf(options: OpenKeyStoreOptions): OpenKeyStoreOptions {
-  checkStoreSettings(options);
-  const { minUseIntervalMs, flushIntervalMs, onError } = options;
-  const { cache, leaseMs, leaseMarginMs, monotonicNow, onRevocationWait } = options;
-  return {
-    ...(minUseIntervalMs !== undefined ? { minUseIntervalMs } : {}),
-    ...(flushIntervalMs !== undefined ? { flushIntervalMs } : {}),
-    ...(onError !== undefined ? { onError } : {}),
-    ...{ cache, leaseMs, leaseMarginMs, monotonicNow, onRevocationWait },
-  };
 }
 
 /**
@@ -46,8 +61,10 @@ function storeOptionsOf(options: OpenKeyStoreOptions): OpenKeyStoreOptions {
  * ```
  */
 export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKeyStoreOptions): Promise<PostgresKeyStore> {
-  const storeOptions = storeOptionsOf(options);
-  return storeOver(await openPostgres(options), storeOptions);
+  parseOptions('openPostgresKeyStore', postgresKeyStoreSchema, options);
+  const { opener, store } = split<OpenPostgresOptions>(options);
+  checkStoreSettings(store); // the checks across options (lease and margin), before opening anything
+  return storeOver(await openPostgres(opener), store);
 }
 
 /**
@@ -61,6 +78,8 @@ export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKe
  * ```
  */
 export async function openPGliteKeyStore(options: OpenPGliteOptions & OpenKeyStoreOptions): Promise<PostgresKeyStore> {
-  const storeOptions = storeOptionsOf(options);
-  return storeOver(await openPGlite(options), storeOptions);
+  parseOptions('openPGliteKeyStore', pgliteKeyStoreSchema, options);
+  const { opener, store } = split<OpenPGliteOptions>(options);
+  checkStoreSettings(store);
+  return storeOver(await openPGlite(opener), store);
 }

@@ -16,10 +16,10 @@ export interface OpenPGliteOptions {
   readonly dataDir: string;
 }
 
-const optionsSchema = z.object(
-  { dataDir: z.string().min(1, "must be a folder path or ':memory:'") },
-  { error: 'options are required' },
-);
+/** The options of {@link openPGlite}, for the schemas that add to them. @internal */
+export const openPGliteShape = { dataDir: z.string().min(1, "must be a folder path or ':memory:'") };
+
+const optionsSchema = z.strictObject(openPGliteShape, { error: 'options are required' });
 
 /**
  * Opens embedded PostgreSQL (PGlite) as a {@link Queryable}: no server to run. Imports

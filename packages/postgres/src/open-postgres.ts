@@ -22,15 +22,15 @@ export interface OpenPostgresOptions {
   readonly onIdleError?: (error: Error) => void;
 }
 
-const optionsSchema = z.object(
-  {
-    connectionString: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
-    maxConnections: z.number().int().positive().optional(),
-    connectionTimeoutMs: z.number().int().positive().optional(),
-    onIdleError: z.custom<(error: Error) => void>((v) => typeof v === 'function', 'must be a function').optional(),
-  },
-  { error: 'options are required' },
-);
+/** The options of {@link openPostgres}, for the schemas that add to them. @internal */
+export const openPostgresShape = {
+  connectionString: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+  maxConnections: z.number().int().positive().optional(),
+  connectionTimeoutMs: z.number().int().positive().optional(),
+  onIdleError: z.custom<(error: Error) => void>((v) => typeof v === 'function', 'must be a function').optional(),
+};
+
+const optionsSchema = z.strictObject(openPostgresShape, { error: 'options are required' });
 
 /**
  * Opens a `pg.Pool` on a PostgreSQL server as a {@link Queryable}. Imports `pg` only when called,

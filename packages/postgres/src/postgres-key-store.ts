@@ -65,10 +65,25 @@ export interface PostgresKeyStoreOptions {
   readonly onRevocationWait?: (wait: RevocationWait) => void;
 }
 
+/**
+ * First half of the two-int advisory lock key that serialises one account's mints (the second is
+ * a hash of the account id). The two-int key space is apart from `migrate()`'s bigint lock.
+ */
+const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
+
 const SQL = {
   create: `insert into ${KEYS_TABLE}
     (id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time)
     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
+  // by a statement that starts once the lock is held, sees every earlier mint committed.
+  lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
+  // Insert only below the limit: the count reads the partial index of active keys by account.
+  createWithinLimit: `insert into ${KEYS_TABLE}
+    (id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time)
+    select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz
+    where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
+    returning id`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
   // account_id: revoked and unknown ids take this same query and the same work.
   findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
@@ -82,7 +97,8 @@ const SQL = {
     where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
 } as const;
 
-const settingsShape = {
+/** Every option but `db`, for the `open…KeyStore` factories. @internal */
+export const storeSettingsShape = {
   minUseIntervalMs: z.number().int().nonnegative().optional(),
   flushIntervalMs: z.number().int().positive().optional(),
   onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
@@ -103,9 +119,9 @@ function checkLease(options: { leaseMs?: number; leaseMarginMs?: number }): void
   if (margin >= (leaseMs * 2) / 3) throw new TypeError('PostgresKeyStore: leaseMarginMs must be less than two thirds of leaseMs');
 }
 
-const optionsSchema = z.object(
+const optionsSchema = z.strictObject(
   {
-    ...settingsShape,
+    ...storeSettingsShape,
     db: z.custom<Queryable>(
       (v) =>
         typeof v === 'object' &&
@@ -120,7 +136,7 @@ const optionsSchema = z.object(
 
 /** Checks every option but `db`; the `open…KeyStore` factories call it before opening a database. */
 export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>): void {
-  parseOptions('PostgresKeyStore', z.object(settingsShape, { error: 'options are required' }), options);
+  parseOptions('PostgresKeyStore', z.strictObject(storeSettingsShape, { error: 'options are required' }), options);
   checkLease(options);
 }
 
@@ -215,6 +231,26 @@ export class PostgresKeyStore implements KeyStore {
         [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null],
         { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs },
       );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Error('a key with this id already exists', { cause: error });
+      throw unavailable(error);
+    }
+  }
+
+  /**
+   * Creates the key unless its account already holds `maxActive` active keys; resolves whether it
+   * did. Mints of one account take turns on a transaction-scoped advisory lock, so two instances
+   * minting at once at `maxActive - 1` store one key, not two.
+   */
+  async createWithinLimit(key: NewKeyRecord, maxActive: number): Promise<boolean> {
+    const p = key.provenance;
+    const params = [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null, maxActive];
+    try {
+      return await this.#db.transaction(async (tx) => {
+        await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
+        const { rows } = await tx.query(SQL.createWithinLimit, params, { name: 'drops_auth_keys_create_within_limit', timeoutMs: this.#timeoutMs });
+        return rows.length === 1;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new Error('a key with this id already exists', { cause: error });
       throw unavailable(error);

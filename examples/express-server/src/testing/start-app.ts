@@ -36,7 +36,7 @@ export async function startAppWithVerifier(idp: LocalIdentityProvider, clock: Te
   const app = createApp({
     config,
     authenticator: createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: clock.now }),
-    keys: createKeyManager({ keyStore, clock: clock.now }),
+    keys: createKeyManager({ keyStore, clock: clock.now, maxKeysPerAccount: config.maxKeysPerAccount }),
     db,
     logger,
     devIdentity: null,

@@ -10,3 +10,5 @@ export { InvalidRequestError } from './invalid-request-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { MethodNotAllowedError } from './method-not-allowed-error.js';
+export { KeyLimitError, type KeyLimitErrorBody } from './key-limit-error.js';
+export { RateLimitedError } from './rate-limited-error.js';

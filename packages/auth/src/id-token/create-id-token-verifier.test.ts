@@ -1,7 +1,9 @@
 import { KeyObject, sign } from 'node:crypto';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator } from '../authenticator/create-authenticator.js';
 import { UnauthenticatedError, UNAUTHENTICATED_MESSAGE } from '../errors/index.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { LocalIdentityProvider, signWith } from '../testing/local-identity-provider.js';
 import { createIdTokenVerifier } from './create-id-token-verifier.js';
 import type { IdTokenVerifier } from './id-token-claims.js';
@@ -209,6 +211,73 @@ describe('createIdTokenVerifier: the negative corpus', () => {
     for (const err of errors) {
       expect([err.status, err.bodyText, err.headers]).toEqual([first.status, first.bodyText, first.headers]);
     }
+  });
+});
+
+describe('createIdTokenVerifier: one token, one spelling', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  /** The same bytes, spelled with the lowest unused bit of the last character set. */
+  function respell(part: string): string {
+    expect(part.length % 4, 'a part with unused bits').not.toBe(0);
+    const other = part.slice(0, -1) + ALPHABET[ALPHABET.indexOf(part.slice(-1)) | 1];
+    expect(Buffer.from(other, 'base64url')).toEqual(Buffer.from(part, 'base64url'));
+    return other;
+  }
+  /** A JSON object whose base64url spelling has unused bits (its byte length is not a multiple of 3). */
+  function spelled(value: Record<string, unknown>): string {
+    for (let pad = ''; ; pad += 'x') {
+      const part = b64(pad === '' ? value : { ...value, pad });
+      if (part.length % 4 !== 0) return part;
+    }
+  }
+
+  function variants(): Array<[string, string, string]> {
+    nowMs = T * 1000;
+    const header = spelled({ alg: 'RS256', kid: idp.currentKid });
+    const payload = spelled(validClaims());
+    const token = resign(header, payload);
+    const [, , signature] = parts(token);
+    return [
+      ['canonical', token, ''],
+      // Same signature bytes: verified on the lenient decoder.
+      ['signature', `${header}.${payload}.${respell(signature)}`, 'refused'],
+      // Signed by the provider over the other spelling, as an attacker cannot, but a sloppy issuer might.
+      ['header', resign(respell(header), payload), 'refused'],
+      ['payload', resign(header, respell(payload)), 'refused'],
+    ];
+  }
+
+  it('refuses a valid token respelled in the unused bits of any part', async () => {
+    const v = freshVerifier();
+    const outcomes: Record<string, string> = {};
+    const expected: Record<string, string> = {};
+    for (const [part, token, refused] of variants()) {
+      outcomes[part] = await v.verify(token).then(
+        (claims) => claims.sub,
+        (e: unknown) => (e instanceof UnauthenticatedError ? e.reason : String(e)),
+      );
+      expected[part] = refused ? 'invalid_token' : 'user-1';
+    }
+    expect(outcomes).toEqual(expected);
+  });
+
+  it('answers the uniform 401 at the authenticator for every respelling', async () => {
+    const authenticator = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: freshVerifier(),
+      clock,
+    });
+    const uniform = JSON.stringify([401, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="drops"' }, JSON.stringify({ error: UNAUTHENTICATED_MESSAGE })]);
+    const outcomes: Record<string, string> = {};
+    const expected: Record<string, string> = {};
+    for (const [part, token, refused] of variants()) {
+      outcomes[part] = await authenticator.authenticate(`Bearer ${token}`).then(
+        (principal) => principal.accountId,
+        (e: UnauthenticatedError) => JSON.stringify([e.status, e.headers, e.bodyText]),
+      );
+      expected[part] = refused ? uniform : 'user-1';
+    }
+    expect(outcomes).toEqual(expected);
   });
 });
 

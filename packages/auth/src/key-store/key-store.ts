@@ -58,6 +58,17 @@ export interface KeyStore {
   /** Stores a new active key. Rejects if the id already exists. */
   create(key: NewKeyRecord): Promise<void>;
   /**
+   * Stores a new active key only if its account holds fewer than `maxActive` active keys, and
+   * resolves whether it did: `false` means the account is at the limit and nothing was stored.
+   * Rejects as `create` does. Atomic: concurrent calls for one account never leave it with more
+   * than `maxActive` active keys, on any store over the same data (on PostgreSQL, mints of one
+   * account take turns on a transaction-scoped advisory lock).
+   *
+   * Optional for stores written before the limit existed: without it the key manager counts with
+   * `listByAccount` and then calls `create`, which two concurrent mints can overshoot.
+   */
+  createWithinLimit?(key: NewKeyRecord, maxActive: number): Promise<boolean>;
+  /**
    * The active (not revoked) key with this id, or `null` when it is unknown or revoked. A store
    * that answers from memory may return the value itself rather than a promise: the authenticator
    * then skips a promise round-trip on the hot path.

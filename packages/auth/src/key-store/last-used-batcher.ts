@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { RecentMap } from '../recent-map.js';
+
+/** Default `maxTrackedKeys`: keys a {@link LastUsedBatcher} remembers at most, per map. */
+export const DEFAULT_MAX_TRACKED_KEYS = 100_000;
 
 /** Options of {@link LastUsedBatcher}. */
 export interface LastUsedBatcherOptions {
@@ -10,6 +14,13 @@ export interface LastUsedBatcherOptions {
   flushIntervalMs?: number;
   /** Called when a flush fails; the entries are kept for the next flush. */
   onError?: (error: unknown) => void;
+  /**
+   * Keys remembered at most: by the once-per-interval throttle, and among uses waiting to be
+   * written. Past it the throttle forgets the key recorded longest ago (O(1)), and a use that
+   * finds the waiting list full starts a write, or is skipped while one is in flight (that key is
+   * recorded on its next use). Default 100 000.
+   */
+  maxTrackedKeys?: number;
 }
 
 const optionsSchema = z.object({
@@ -17,12 +28,17 @@ const optionsSchema = z.object({
   minIntervalMs: z.number().int().nonnegative().default(60_000),
   flushIntervalMs: z.number().int().positive().default(5_000),
   onError: z.function().optional(),
+  maxTrackedKeys: z.number().int().positive().default(DEFAULT_MAX_TRACKED_KEYS),
 });
 
 /**
  * Records key use off the request path: at most once per `minIntervalMs` per key, batched, written
  * every `flushIntervalMs` and on `close()`. Never blocks a request; a failed write is kept and
  * retried. Stores use it to implement {@link KeyStore.recordUse}.
+ *
+ * Every `record` is O(1), however many keys are in use, and memory is bounded by `maxTrackedKeys`
+ * (default 100 000) per map: the throttle keeps its keys in recording order, and forgets the
+ * oldest when it has aged past the interval or when it is full.
  *
  * @example
  * ```ts
@@ -35,7 +51,9 @@ export class LastUsedBatcher {
   readonly #flush: LastUsedBatcherOptions['flush'];
   readonly #minIntervalMs: number;
   readonly #onError: (error: unknown) => void;
-  readonly #lastRecorded = new Map<string, number>();
+  readonly #maxTrackedKeys: number;
+  /** Key -> when its use was last recorded (ms), bounded to the most recently recorded keys. */
+  readonly #lastRecorded: RecentMap;
   #pending = new Map<string, Date>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
@@ -46,6 +64,8 @@ export class LastUsedBatcher {
     if (!parsed.success) throw new TypeError(`invalid LastUsedBatcher options: ${parsed.error.message}`);
     this.#flush = options.flush;
     this.#minIntervalMs = parsed.data.minIntervalMs;
+    this.#maxTrackedKeys = parsed.data.maxTrackedKeys;
+    this.#lastRecorded = new RecentMap(this.#maxTrackedKeys);
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
     // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno
@@ -60,11 +80,27 @@ export class LastUsedBatcher {
     const t = at.getTime();
     const last = this.#lastRecorded.get(id);
     if (last !== undefined && t - last < this.#minIntervalMs) return;
-    this.#lastRecorded.set(id, t);
     const pending = this.#pending.get(id);
+    if (pending === undefined && this.#pending.size >= this.#maxTrackedKeys) {
+      // The waiting list is full: write it now. While a write is in flight the list cannot be
+      // swapped, so this use is skipped (and the key is not marked recorded: its next use counts).
+      if (this.#flushing !== undefined) return;
+      void this.flush();
+    }
+    this.#lastRecorded.set(id, t);
     if (pending === undefined || pending.getTime() < t) this.#pending.set(id, at);
-    // Bound memory: the throttle map only needs keys seen within the interval.
-    if (this.#lastRecorded.size > 100_000) this.#forgetOld(t);
+    // A key recorded a whole interval ago would be recorded again anyway: forget it.
+    this.#lastRecorded.evictOldestIf((recordedAt) => t - recordedAt >= this.#minIntervalMs);
+  }
+
+  /** Keys the throttle remembers now (at most `maxTrackedKeys`). */
+  get trackedKeys(): number {
+    return this.#lastRecorded.size;
+  }
+
+  /** Uses waiting to be written now (at most `maxTrackedKeys`). */
+  get pendingKeys(): number {
+    return this.#pending.size;
   }
 
   /** Writes what is pending now. Resolves when written (or failed and kept). */
@@ -77,6 +113,7 @@ export class LastUsedBatcher {
       .catch((error: unknown) => {
         for (const [id, at] of batch) {
           const newer = this.#pending.get(id);
+          if (newer === undefined && this.#pending.size >= this.#maxTrackedKeys) continue;
           if (newer === undefined || newer.getTime() < at.getTime()) this.#pending.set(id, at);
         }
         this.#onError(error);
@@ -94,9 +131,4 @@ export class LastUsedBatcher {
     await this.flush();
   }
 
-  #forgetOld(now: number): void {
-    for (const [id, t] of this.#lastRecorded) {
-      if (now - t >= this.#minIntervalMs) this.#lastRecorded.delete(id);
-    }
-  }
 }

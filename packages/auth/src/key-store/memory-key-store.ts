@@ -18,6 +18,8 @@ interface MemoryRow {
  */
 export class MemoryKeyStore implements KeyStore {
   readonly #rows = new Map<string, MemoryRow>();
+  /** Active keys per account, so the limit check needs no scan. */
+  readonly #activeCounts = new Map<string, number>();
   readonly #minUseIntervalMs: number;
 
   /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
@@ -26,6 +28,17 @@ export class MemoryKeyStore implements KeyStore {
   }
 
   async create(key: NewKeyRecord): Promise<void> {
+    this.#insert(key);
+  }
+
+  /** Creates the key unless the account already holds `maxActive` active keys (check and insert in one step). */
+  async createWithinLimit(key: NewKeyRecord, maxActive: number): Promise<boolean> {
+    if ((this.#activeCounts.get(key.accountId) ?? 0) >= maxActive) return false;
+    this.#insert(key);
+    return true;
+  }
+
+  #insert(key: NewKeyRecord): void {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
     this.#rows.set(key.id, {
       record: { ...key },
@@ -33,6 +46,7 @@ export class MemoryKeyStore implements KeyStore {
       lastUsedAt: null,
       revokedAt: null,
     });
+    this.#activeCounts.set(key.accountId, (this.#activeCounts.get(key.accountId) ?? 0) + 1);
   }
 
   findActive(id: string): ActiveKey | null {
@@ -56,6 +70,9 @@ export class MemoryKeyStore implements KeyStore {
     const row = this.#rows.get(id);
     if (row === undefined || row.revokedAt !== null || row.record.accountId !== accountId) return false;
     row.revokedAt = at;
+    const left = (this.#activeCounts.get(accountId) ?? 1) - 1;
+    if (left === 0) this.#activeCounts.delete(accountId);
+    else this.#activeCounts.set(accountId, left);
     return true;
   }
 

@@ -106,6 +106,7 @@ describe('createKeyManager', () => {
   it('turns store failures into 503', async () => {
     const broken = Object.assign(new MemoryKeyStore(), {
       create: async () => Promise.reject(new Error('db down')),
+      createWithinLimit: async () => Promise.reject(new Error('db down')),
       listByAccount: async () => Promise.reject(new Error('db down')),
       revoke: async () => Promise.reject(new Error('db down')),
     });
@@ -119,9 +120,9 @@ describe('createKeyManager', () => {
     const rows: unknown[] = [];
     const store = new MemoryKeyStore();
     const recording = Object.assign(Object.create(store) as KeyStore, {
-      create: async (k: Parameters<KeyStore['create']>[0]) => {
+      createWithinLimit: async (k: Parameters<KeyStore['create']>[0], maxActive: number) => {
         rows.push(k);
-        return store.create(k);
+        return store.createWithinLimit(k, maxActive);
       },
     });
     const { keys } = setup(recording);

@@ -4,14 +4,29 @@ import { generateApiKey, type RandomSource } from '../api-key/generate-api-key.j
 import type { Principal } from '../authenticator/principal.js';
 import { systemClock, type Clock } from '../clock.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { KeyLimitError } from '../errors/key-limit-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
+import { RateLimitedError } from '../errors/rate-limited-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
-import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
+import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+import { MintRateLimiter } from './mint-rate-limiter.js';
 
 /** Longest key name accepted. */
 export const MAX_KEY_NAME_LENGTH = 64;
+
+/** Default `maxKeysPerAccount`: active keys one account may hold. */
+export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
+
+/** Default `mintRateLimit`: 60 mints at once per account, refilled at 60 an hour. */
+export const DEFAULT_MINT_RATE_LIMIT = { max: 60, windowMs: 3_600_000 } as const;
+
+/** How often one account may mint: up to `max` at once, refilled at `max` per `windowMs`. */
+export interface MintRateLimit {
+  readonly max: number;
+  readonly windowMs: number;
+}
 
 /** Options of {@link createKeyManager}. */
 export interface KeyManagerOptions {
@@ -20,6 +35,18 @@ export interface KeyManagerOptions {
   clock?: Clock;
   /** Default: `crypto.randomBytes`. Inject only in tests. */
   random?: RandomSource;
+  /**
+   * Active keys one account may hold. A mint above it is `KeyLimitError` (409, with the limit in
+   * the body); revoking a key frees a slot. Exact under concurrency on stores with
+   * `createWithinLimit` (every store of drops-auth). Default 1000.
+   */
+  maxKeysPerAccount?: number;
+  /**
+   * How often one account may mint, in this process (an in-memory limiter: with several server
+   * instances each counts its own mints). Over it, `RateLimitedError` (429 with `Retry-After`).
+   * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
+   */
+  mintRateLimit?: MintRateLimit | false;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
@@ -58,6 +85,10 @@ const optionsSchema = z.object({
   }),
   clock: z.custom<Clock>((v) => typeof v === 'function').optional(),
   random: z.custom<RandomSource>((v) => typeof v === 'function').optional(),
+  maxKeysPerAccount: z.number().int().positive().optional(),
+  mintRateLimit: z
+    .union([z.literal(false), z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() })])
+    .optional(),
 });
 
 function parseMintBody(body: unknown): string | null {
@@ -81,6 +112,14 @@ function provenanceOf(principal: Principal & { credential: 'id_token' }): KeyPro
   };
 }
 
+/** For a store without `createWithinLimit`: count, then create (two mints at once can overshoot). */
+async function createCounted(keyStore: KeyStore, key: NewKeyRecord, maxActive: number): Promise<boolean> {
+  const active = await keyStore.listByAccount(key.accountId);
+  if (active.length >= maxActive) return false;
+  await keyStore.create(key);
+  return true;
+}
+
 async function guard<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
@@ -91,7 +130,8 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 
 /**
  * Creates the key operations the `/keys` routes of every adapter call, so the rules (only an ID
- * token mints, own account only, 400/404) live in one place.
+ * token mints, own account only, 400/404, at most `maxKeysPerAccount` active keys (409), at most
+ * `mintRateLimit` mints (429)) live in one place.
  *
  * @example
  * ```ts
@@ -100,6 +140,12 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
  * // { apiKey: 'hp_…', id: '…', prefix: 'hp_…', name: 'ci-main', createdAt: '2026-…' }
  * await keys.revoke(principal, minted.id);
  * ```
+ *
+ * @example
+ * ```ts
+ * // At most 50 active keys per account (409 above), at most 10 mints an hour (429 above).
+ * const keys = createKeyManager({ keyStore, maxKeysPerAccount: 50, mintRateLimit: { max: 10, windowMs: 3_600_000 } });
+ * ```
  */
 export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const parsed = optionsSchema.safeParse(options);
@@ -107,15 +153,25 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const { keyStore } = options;
   const clock = options.clock ?? systemClock;
   const random = options.random;
+  const maxKeys = options.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
+  const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
+  const limiter = rateLimit === false ? null : new MintRateLimiter(rateLimit);
+  const createWithinLimit = (key: NewKeyRecord): Promise<boolean> =>
+    keyStore.createWithinLimit !== undefined
+      ? keyStore.createWithinLimit(key, maxKeys)
+      : createCounted(keyStore, key, maxKeys);
 
   return {
     async mint(principal, body) {
       if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
       const name = parseMintBody(body);
+      const now = clock();
+      const waitMs = limiter?.take(principal.accountId, now) ?? 0;
+      if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
       const key = generateApiKey(random);
-      const createdAt = new Date(clock());
-      await guard(() =>
-        keyStore.create({
+      const createdAt = new Date(now);
+      const created = await guard(() =>
+        createWithinLimit({
           id: key.id,
           accountId: principal.accountId,
           prefix: key.prefix,
@@ -124,6 +180,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
           provenance: provenanceOf(principal),
         }),
       );
+      if (!created) throw new KeyLimitError(maxKeys);
       return { apiKey: key.secret, id: key.id, prefix: key.prefix, name, createdAt: createdAt.toISOString() };
     },
 

@@ -151,6 +151,61 @@ export function describeKeyStoreConformance(
       expect(found.every((f) => f === null)).toBe(true);
     });
 
+    describe('createWithinLimit', () => {
+      function createWithinLimit(store: KeyStore): NonNullable<KeyStore['createWithinLimit']> {
+        if (typeof store.createWithinLimit !== 'function') {
+          throw new Error('a conforming store implements createWithinLimit (an atomic limit on active keys per account)');
+        }
+        return store.createWithinLimit.bind(store);
+      }
+
+      it('creates below the limit, refuses at it without storing, and a revoke frees a slot', async () => {
+        const create = createWithinLimit(h.store);
+        const keys = Array.from({ length: 3 }, () => sampleKeyRecord({ accountId: 'acct_limit' }));
+        for (const k of keys) expect(await create(k, 3)).toBe(true);
+        const over = sampleKeyRecord({ accountId: 'acct_limit' });
+        expect(await create(over, 3)).toBe(false);
+        expect(await h.store.findActive(over.id)).toBeNull();
+        expect(await h.store.listByAccount('acct_limit')).toHaveLength(3);
+        // Another account has its own count.
+        expect(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3)).toBe(true);
+        // Revoked keys do not count.
+        expect(await h.store.revoke('acct_limit', keys[0]!.id, new Date())).toBe(true);
+        expect(await create(over, 3)).toBe(true);
+        expect(await h.store.findActive(over.id)).toEqual({ id: over.id, accountId: 'acct_limit' });
+        expect(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3)).toBe(false);
+      });
+
+      it('rejects a duplicate id as create does', async () => {
+        const key = sampleKeyRecord({ accountId: 'acct_limit_dup' });
+        expect(await createWithinLimit(h.store)(key, 10)).toBe(true);
+        await expect(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10)).rejects.toThrow();
+      });
+
+      it('never lets concurrent creates pass the limit', async () => {
+        const create = createWithinLimit(h.store);
+        // One slot left: of 12 racing creates exactly one may take it.
+        for (let i = 0; i < 4; i++) await h.store.create(sampleKeyRecord({ accountId: 'acct_race' }));
+        const racers = Array.from({ length: 12 }, () => sampleKeyRecord({ accountId: 'acct_race' }));
+        const results = await Promise.all(racers.map((k) => create(k, 5)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await h.store.listByAccount('acct_race')).toHaveLength(5);
+      });
+
+      if (capabilities.shared === true) {
+        it('never lets concurrent creates through two stores pass the limit', async () => {
+          const peer = h.peer;
+          if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
+          const racers = Array.from({ length: 16 }, () => sampleKeyRecord({ accountId: 'acct_race_shared' }));
+          const results = await Promise.all(
+            racers.map((k, i) => createWithinLimit(i % 2 === 0 ? h.store : peer)(k, 3)),
+          );
+          expect(results.filter(Boolean)).toHaveLength(3);
+          expect(await h.store.listByAccount('acct_race_shared')).toHaveLength(3);
+        });
+      }
+    });
+
     it('records last use, forward only', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
