@@ -1,5 +1,6 @@
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
+import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
 
 /** Where the ID tokens come from. */
 export type IdentityConfig =
@@ -61,7 +62,8 @@ const envSchema = z.object({
   PORT: optional(integer(0, 65_535)),
   HOST: optional(z.string()),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''))),
-  NODE_ENV: optional(z.string()),
+  // Not optional(): compared exactly, untrimmed (identity/dev-identity-allowed.ts).
+  NODE_ENV: z.string().optional(),
   FIREBASE_PROJECT_ID: optional(z.string().regex(/^[a-z0-9][a-z0-9-]{4,28}[a-z0-9]$/, 'not a Firebase project id')),
   AUTH_ISSUER: optional(z.string()),
   AUTH_AUDIENCE: optional(z.string()),
@@ -95,7 +97,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | var | default |
  * |---|---|
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
- * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider (not in production) |
+ * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  */
@@ -106,7 +108,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
   }
   const e = parsed.data;
   const problems: string[] = [];
-  const production = e.NODE_ENV === 'production';
+  // Anything but unset, empty, `development` or `test` counts as production: fail closed.
+  const production = !devIdentityAllowed(e.NODE_ENV);
 
   const oidcVars = { AUTH_ISSUER: e.AUTH_ISSUER, AUTH_AUDIENCE: e.AUTH_AUDIENCE, AUTH_JWKS_URL: e.AUTH_JWKS_URL };
   const oidcSet = Object.entries(oidcVars).filter(([, v]) => v !== undefined);
@@ -123,9 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     const missing = Object.keys(oidcVars).filter((k) => !oidcSet.some(([name]) => name === k));
     problems.push(`AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL go together; missing ${missing.join(', ')}`);
   } else if (production) {
-    problems.push(
-      'NODE_ENV=production needs an identity provider: set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL (the development identity provider is refused in production)',
-    );
+    problems.push(devIdentityRefusal(e.NODE_ENV));
   }
 
   const database: DatabaseConfig =
