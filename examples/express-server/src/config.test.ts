@@ -74,6 +74,31 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'staging', FIREBASE_PROJECT_ID: 'my-project' }).identity.kind).toBe('firebase');
   });
 
+  it('reads DROPS_ORIGIN as an origin: https, or http on a loopback host', () => {
+    expect(loadConfig({}).dropsOrigin).toBeNull();
+    expect(loadConfig({ DROPS_ORIGIN: 'https://Drops-Content.example.net/' }).dropsOrigin).toEqual({
+      origin: 'https://drops-content.example.net',
+      host: 'drops-content.example.net',
+    });
+    expect(loadConfig({ DROPS_ORIGIN: 'http://127.0.0.2:8788' }).dropsOrigin).toEqual({ origin: 'http://127.0.0.2:8788', host: '127.0.0.2:8788' });
+    expect(loadConfig({ DROPS_ORIGIN: 'http://drops.localhost:8788' }).dropsOrigin?.host).toBe('drops.localhost:8788');
+  });
+
+  it.each([
+    ['http://drops.example.net', /https: \(plain http: only on a loopback host/],
+    ['ftp://drops.example.net', /https:/],
+    ['https://drops.example.net/content', /origin only/],
+    ['https://drops.example.net/?a=1', /origin only/],
+    ['https://user:pw@drops.example.net', /origin only/],
+    ['drops.example.net', /must be an origin/],
+  ])('refuses DROPS_ORIGIN=%j', (value, message) => {
+    expect(() => loadConfig({ DROPS_ORIGIN: value })).toThrow(message);
+  });
+
+  it('refuses DROPS_ORIGIN on the same host as PUBLIC_URL', () => {
+    expect(() => loadConfig({ DROPS_ORIGIN: 'https://api.example.net', PUBLIC_URL: 'https://API.example.net' })).toThrow(/another host than PUBLIC_URL/);
+  });
+
   it('reports every problem at once', () => {
     try {
       loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/db', DATA_DIR: 'y' });

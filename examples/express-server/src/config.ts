@@ -1,6 +1,7 @@
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
 import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
+import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
 export type IdentityConfig =
@@ -21,6 +22,11 @@ export interface Config {
   readonly host: string;
   /** Base of drop URLs in responses; default: the origin the request was made to. */
   readonly publicUrl: string | null;
+  /**
+   * `DROPS_ORIGIN`: the separate origin drop content is served on, and the base of drop URLs
+   * (over `publicUrl`). `null`: drops are served on the API's origin, sandboxed.
+   */
+  readonly dropsOrigin: DropsOrigin | null;
   readonly production: boolean;
   readonly identity: IdentityConfig;
   readonly database: DatabaseConfig;
@@ -64,6 +70,7 @@ const envSchema = z.object({
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''))),
   // Not optional(): compared exactly, untrimmed (identity/dev-identity-allowed.ts).
   NODE_ENV: z.string().optional(),
+  DROPS_ORIGIN: optional(z.string()),
   FIREBASE_PROJECT_ID: optional(z.string().regex(/^[a-z0-9][a-z0-9-]{4,28}[a-z0-9]$/, 'not a Firebase project id')),
   AUTH_ISSUER: optional(z.string()),
   AUTH_AUDIENCE: optional(z.string()),
@@ -100,6 +107,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
+ * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -135,6 +143,15 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     problems.push('set either DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite), not both');
   }
 
+  let dropsOrigin: DropsOrigin | null = null;
+  if (e.DROPS_ORIGIN !== undefined) {
+    const parsedOrigin = parseDropsOrigin(e.DROPS_ORIGIN);
+    if (typeof parsedOrigin === 'string') problems.push(parsedOrigin);
+    else if (e.PUBLIC_URL !== undefined && new URL(e.PUBLIC_URL).host.toLowerCase() === parsedOrigin.host) {
+      problems.push('DROPS_ORIGIN must be another host than PUBLIC_URL: drops must never share the API origin');
+    } else dropsOrigin = parsedOrigin;
+  }
+
   const maxBodyBytes = e.MAX_BODY_BYTES ?? 10 * MiB;
   const maxDropBytes = e.MAX_DROP_BYTES ?? 100 * MiB;
   if (maxDropBytes < maxBodyBytes) problems.push('MAX_DROP_BYTES must be at least MAX_BODY_BYTES');
@@ -151,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     port: e.PORT ?? 8787,
     host: e.HOST ?? '127.0.0.1',
     publicUrl: e.PUBLIC_URL ?? null,
+    dropsOrigin,
     production,
     identity,
     dashboard,
