@@ -15,9 +15,11 @@ import { devTokenRoutes } from './routes/dev-token.js';
 import { dropsRoutes } from './routes/drops.js';
 import { healthzRoutes } from './routes/healthz.js';
 import { keysRoutes } from './routes/keys.js';
-import { dropsHostOnly, redirectToDropsOrigin, serveRoutes } from './routes/serve.js';
+import { serveRoutes } from './routes/serve.js';
 import { vanityRoutes } from './routes/vanity.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { dropsHostOnly } from './user-content/drops-host-only.js';
+import { redirectToDropsOrigin } from './user-content/redirect-to-drops-origin.js';
 import { userContentHeaders } from './user-content/user-content-headers.js';
 
 /**
