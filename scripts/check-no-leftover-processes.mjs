@@ -29,20 +29,31 @@ function stat(pid) {
 const ancestors = new Set();
 for (let pid = process.pid; pid > 0 && !ancestors.has(pid); pid = stat(pid)?.ppid ?? 0) ancestors.add(pid);
 
-const leftovers = [];
-for (const name of readdirSync('/proc')) {
-  if (!/^\d+$/.test(name) || ancestors.has(Number(name))) continue;
-  const info = stat(name);
-  if (info === null || info.state === 'Z' || info.state === 'X') continue;
-  let cwd = '';
-  let cmdline = '';
-  try {
-    cwd = readlinkSync(`/proc/${name}/cwd`);
-    cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-  } catch {
-    continue; // gone meanwhile, or not ours to read
+function scan() {
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || ancestors.has(Number(name))) continue;
+    const info = stat(name);
+    if (info === null || info.state === 'Z' || info.state === 'X') continue;
+    let cwd = '';
+    let cmdline = '';
+    try {
+      cwd = readlinkSync(`/proc/${name}/cwd`);
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    if (inside(cwd) || cmdline.includes(`${root}/`)) found.push({ pid: Number(name), cwd, cmdline });
   }
-  if (inside(cwd) || cmdline.includes(`${root}/`)) leftovers.push({ pid: Number(name), cwd, cmdline });
+  return found;
+}
+
+// A process already on its way out (a tool's helper whose parent just exited) gets a moment to go;
+// one still there after that is a leftover.
+let leftovers = scan();
+for (let attempt = 0; leftovers.length > 0 && attempt < 10; attempt++) {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  leftovers = scan();
 }
 
 if (leftovers.length > 0) {
