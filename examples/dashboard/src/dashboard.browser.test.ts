@@ -4,15 +4,15 @@
  * page mounted at /dashboard, a person signs in, mints a key, copies it, the test uses it against
  * the API, the person revokes it, and the API refuses it.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { mkdirSync, readdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../express-server/src/testing/test-server.js';
+import { launchChromium } from '../test/launch-chromium.js';
 import { serveWithDashboard } from '../test/serve-with-dashboard.js';
 import { dashboardConfig } from './dashboard-config.js';
 import { dashboardStaticDir } from './static-dir.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 // The README's screenshot is rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run leaves
 // the work tree clean; otherwise it is taken all the same, into a scratch folder, and checked.
 const SCREENSHOT =
@@ -32,16 +32,10 @@ describe('dashboard in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
-    }
     server = await startTestServer({ backend: 'pglite', idp: 'dev' });
     // The reference server serves the page itself at /dashboard/ (development sign-in).
     front = { url: server.url, close: async () => {} };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({
       viewport: { width: 1100, height: 900 },
       locale: 'en-US',

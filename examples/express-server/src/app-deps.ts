@@ -23,6 +23,7 @@ export interface AppDeps {
     | 'anonymousDeployWindowMs'
     | 'trustProxy'
     | 'publicUrl'
+    | 'dropsOrigin'
     | 'dashboard'
   >;
   readonly authenticator: Authenticator;

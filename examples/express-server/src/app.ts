@@ -18,6 +18,9 @@ import { keysRoutes } from './routes/keys.js';
 import { serveRoutes } from './routes/serve.js';
 import { vanityRoutes } from './routes/vanity.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { dropsHostOnly } from './user-content/drops-host-only.js';
+import { redirectToDropsOrigin } from './user-content/redirect-to-drops-origin.js';
+import { userContentHeaders } from './user-content/user-content-headers.js';
 
 /**
  * Builds the reference server's Express app. Each account route family is mounted behind its
@@ -46,6 +49,12 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  // User content never runs with the API's origin: on the drops host (DROPS_ORIGIN) only drops are
+  // served; anywhere, every answer under /d/ and /v/ is sandboxed (an opaque origin).
+  const { dropsOrigin } = deps.config;
+  if (dropsOrigin !== null) app.use(dropsHostOnly(dropsOrigin, serveRoutes(ctx)));
+  app.use(['/d', '/v'], userContentHeaders());
+
   app.use('/healthz', healthzRoutes(ctx));
   app.use('/dashboard', dashboardRoutes(deps.config.dashboard));
   if (deps.devIdentity !== null) app.use('/dev', devTokenRoutes(ctx, deps.devIdentity));
@@ -55,7 +64,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/vanity', auth.requireAuth(), vanityRoutes(ctx));
   app.use('/billing', auth.requireAuth(), billingRoutes(ctx));
   app.use('/whoami', auth.requireAuth(), whoamiRoutes(ctx));
-  app.use(serveRoutes(ctx));
+  app.use(dropsOrigin === null ? serveRoutes(ctx) : redirectToDropsOrigin(dropsOrigin));
   app.use((_req, _res, next) => next(notFound()));
 
   app.use(

@@ -39,7 +39,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ NODE_ENV: 'production' }, /production needs an identity provider/],
+    [{ NODE_ENV: 'production' }, /NODE_ENV="production" needs an identity provider/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ AUTH_ISSUER: 'https://x' }, /missing AUTH_AUDIENCE, AUTH_JWKS_URL/],
@@ -53,6 +53,50 @@ describe('loadConfig', () => {
   ])('refuses %j with a clear error', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  // The development identity provider mints a token for any name: it must never run by accident.
+  it.each([undefined, '', 'development', 'test'])('runs the development identity provider with no provider configured and NODE_ENV=%j', (nodeEnv) => {
+    expect(loadConfig({ NODE_ENV: nodeEnv }).identity).toEqual({ kind: 'dev' });
+  });
+
+  it.each(['production', 'PRODUCTION', 'prod', 'production ', ' development', 'Development', 'staging', ' ', 'dev'])(
+    'refuses to start with no provider configured and NODE_ENV=%j, naming the variables to set',
+    (nodeEnv) => {
+      expect(() => loadConfig({ NODE_ENV: nodeEnv })).toThrow(ConfigError);
+      expect(() => loadConfig({ NODE_ENV: nodeEnv })).toThrow(
+        `NODE_ENV=${JSON.stringify(nodeEnv)} needs an identity provider: set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL`,
+      );
+    },
+  );
+
+  it('runs a configured provider whatever NODE_ENV says', () => {
+    expect(loadConfig({ NODE_ENV: 'staging', FIREBASE_PROJECT_ID: 'my-project' }).identity.kind).toBe('firebase');
+  });
+
+  it('reads DROPS_ORIGIN as an origin: https, or http on a loopback host', () => {
+    expect(loadConfig({}).dropsOrigin).toBeNull();
+    expect(loadConfig({ DROPS_ORIGIN: 'https://Drops-Content.example.net/' }).dropsOrigin).toEqual({
+      origin: 'https://drops-content.example.net',
+      host: 'drops-content.example.net',
+    });
+    expect(loadConfig({ DROPS_ORIGIN: 'http://127.0.0.2:8788' }).dropsOrigin).toEqual({ origin: 'http://127.0.0.2:8788', host: '127.0.0.2:8788' });
+    expect(loadConfig({ DROPS_ORIGIN: 'http://drops.localhost:8788' }).dropsOrigin?.host).toBe('drops.localhost:8788');
+  });
+
+  it.each([
+    ['http://drops.example.net', /https: \(plain http: only on a loopback host/],
+    ['ftp://drops.example.net', /https:/],
+    ['https://drops.example.net/content', /origin only/],
+    ['https://drops.example.net/?a=1', /origin only/],
+    ['https://user:pw@drops.example.net', /origin only/],
+    ['drops.example.net', /must be an origin/],
+  ])('refuses DROPS_ORIGIN=%j', (value, message) => {
+    expect(() => loadConfig({ DROPS_ORIGIN: value })).toThrow(message);
+  });
+
+  it('refuses DROPS_ORIGIN on the same host as PUBLIC_URL', () => {
+    expect(() => loadConfig({ DROPS_ORIGIN: 'https://api.example.net', PUBLIC_URL: 'https://API.example.net' })).toThrow(/another host than PUBLIC_URL/);
   });
 
   it('reports every problem at once', () => {

@@ -1,5 +1,7 @@
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
+import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
+import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
 export type IdentityConfig =
@@ -20,6 +22,11 @@ export interface Config {
   readonly host: string;
   /** Base of drop URLs in responses; default: the origin the request was made to. */
   readonly publicUrl: string | null;
+  /**
+   * `DROPS_ORIGIN`: the separate origin drop content is served on, and the base of drop URLs
+   * (over `publicUrl`). `null`: drops are served on the API's origin, sandboxed.
+   */
+  readonly dropsOrigin: DropsOrigin | null;
   readonly production: boolean;
   readonly identity: IdentityConfig;
   readonly database: DatabaseConfig;
@@ -61,7 +68,9 @@ const envSchema = z.object({
   PORT: optional(integer(0, 65_535)),
   HOST: optional(z.string()),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''))),
-  NODE_ENV: optional(z.string()),
+  // Not optional(): compared exactly, untrimmed (identity/dev-identity-allowed.ts).
+  NODE_ENV: z.string().optional(),
+  DROPS_ORIGIN: optional(z.string()),
   FIREBASE_PROJECT_ID: optional(z.string().regex(/^[a-z0-9][a-z0-9-]{4,28}[a-z0-9]$/, 'not a Firebase project id')),
   AUTH_ISSUER: optional(z.string()),
   AUTH_AUDIENCE: optional(z.string()),
@@ -95,9 +104,10 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | var | default |
  * |---|---|
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
- * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider (not in production) |
+ * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
+ * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -106,7 +116,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
   }
   const e = parsed.data;
   const problems: string[] = [];
-  const production = e.NODE_ENV === 'production';
+  // Anything but unset, empty, `development` or `test` counts as production: fail closed.
+  const production = !devIdentityAllowed(e.NODE_ENV);
 
   const oidcVars = { AUTH_ISSUER: e.AUTH_ISSUER, AUTH_AUDIENCE: e.AUTH_AUDIENCE, AUTH_JWKS_URL: e.AUTH_JWKS_URL };
   const oidcSet = Object.entries(oidcVars).filter(([, v]) => v !== undefined);
@@ -123,15 +134,22 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     const missing = Object.keys(oidcVars).filter((k) => !oidcSet.some(([name]) => name === k));
     problems.push(`AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL go together; missing ${missing.join(', ')}`);
   } else if (production) {
-    problems.push(
-      'NODE_ENV=production needs an identity provider: set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL (the development identity provider is refused in production)',
-    );
+    problems.push(devIdentityRefusal(e.NODE_ENV));
   }
 
   const database: DatabaseConfig =
     e.DATABASE_URL !== undefined ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR ?? '.data' };
   if (e.DATABASE_URL !== undefined && e.DATA_DIR !== undefined) {
     problems.push('set either DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite), not both');
+  }
+
+  let dropsOrigin: DropsOrigin | null = null;
+  if (e.DROPS_ORIGIN !== undefined) {
+    const parsedOrigin = parseDropsOrigin(e.DROPS_ORIGIN);
+    if (typeof parsedOrigin === 'string') problems.push(parsedOrigin);
+    else if (e.PUBLIC_URL !== undefined && new URL(e.PUBLIC_URL).host.toLowerCase() === parsedOrigin.host) {
+      problems.push('DROPS_ORIGIN must be another host than PUBLIC_URL: drops must never share the API origin');
+    } else dropsOrigin = parsedOrigin;
   }
 
   const maxBodyBytes = e.MAX_BODY_BYTES ?? 10 * MiB;
@@ -150,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     port: e.PORT ?? 8787,
     host: e.HOST ?? '127.0.0.1',
     publicUrl: e.PUBLIC_URL ?? null,
+    dropsOrigin,
     production,
     identity,
     dashboard,

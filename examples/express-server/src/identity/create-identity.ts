@@ -1,5 +1,6 @@
 import { createIdTokenVerifier, firebase, type IdTokenVerifier } from '@drops/auth';
 import type { IdentityConfig } from '../config.js';
+import { devIdentityAllowed, devIdentityRefusal } from './dev-identity-allowed.js';
 import { DevIdentityProvider } from './dev-identity-provider.js';
 
 /** The ID token verifier, and the development provider when that is what runs. */
@@ -8,8 +9,12 @@ export interface Identity {
   readonly dev: DevIdentityProvider | null;
 }
 
-/** Builds the configured identity provider's verifier (Firebase, any RS256 provider, or dev). */
-export function createIdentity(config: IdentityConfig): Identity {
+/**
+ * Builds the configured identity provider's verifier (Firebase, any RS256 provider, or dev). The
+ * development provider is refused here too, from the process's own `NODE_ENV` (defaults to
+ * `process.env.NODE_ENV`), for a {@link IdentityConfig} built by hand rather than by `loadConfig`.
+ */
+export function createIdentity(config: IdentityConfig, nodeEnv: string | undefined = process.env['NODE_ENV']): Identity {
   switch (config.kind) {
     case 'firebase':
       return { verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }), dev: null };
@@ -19,6 +24,7 @@ export function createIdentity(config: IdentityConfig): Identity {
         dev: null,
       };
     case 'dev': {
+      if (!devIdentityAllowed(nodeEnv)) throw new Error(devIdentityRefusal(nodeEnv));
       const dev = new DevIdentityProvider();
       return { verifier: dev.createVerifier(), dev };
     }

@@ -59,7 +59,7 @@ export function deployRoutes(ctx: RouteContext): Router {
         expiresAt: owner === null ? new Date(now.getTime() + ANONYMOUS_DROP_TTL_MS) : null,
       });
       if (drop === null) throw conflict(`the name "${slug}" is taken`);
-      const body = deployedJson(drop, baseUrlOf(req, config.publicUrl));
+      const body = deployedJson(drop, baseUrlOf(req, config));
       res.status(201).location(body['url'] as string).json(body);
     })
     .all((_req, _res, next) => next(methodNotAllowed('POST')));
@@ -79,7 +79,7 @@ export function deployRoutes(ctx: RouteContext): Router {
       });
       if (result === 'not_found') throw notFound('no drop of yours with that slug');
       if (result === 'too_large') throw new HttpError(413, `a drop must be at most ${config.maxDropBytes} bytes`);
-      res.status(200).json(dropJson(result, baseUrlOf(req, config.publicUrl)));
+      res.status(200).json(dropJson(result, baseUrlOf(req, config)));
     })
     .all((_req, _res, next) => next(methodNotAllowed('POST')));
 

@@ -1,9 +1,13 @@
 import type { Request } from 'express';
+import type { Config } from '../config.js';
 import type { DropRecord } from '../db/drops-repository.js';
 
-/** The origin drop URLs are built on: `PUBLIC_URL`, or the one the request was made to. */
-export function baseUrlOf(req: Request, publicUrl: string | null): string {
-  return publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/**
+ * The origin drop URLs are built on: `DROPS_ORIGIN` (where drop content is served), else
+ * `PUBLIC_URL`, else the one the request was made to.
+ */
+export function baseUrlOf(req: Request, config: Pick<Config, 'publicUrl' | 'dropsOrigin'>): string {
+  return config.dropsOrigin?.origin ?? config.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
 /** The `201` body of `POST /deploy`. */

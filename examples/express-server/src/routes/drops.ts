@@ -14,7 +14,7 @@ export function dropsRoutes(ctx: RouteContext): Router {
     .route('/')
     .get(async (req, res) => {
       const list = await ctx.drops.listByOwner(principalOf(req).accountId);
-      const base = baseUrlOf(req, ctx.config.publicUrl);
+      const base = baseUrlOf(req, ctx.config);
       res.json({ drops: list.map((d) => dropJson(d, base)) });
     })
     .all((_req, _res, next) => next(methodNotAllowed('GET')));

@@ -6,8 +6,8 @@ import { NAME_PATTERN } from '../slug.js';
 
 function serve(res: Response, drop: DropContent): void {
   // setHeader, not res.set: the content type goes out exactly as it was deployed.
+  // The sandbox, nosniff and resource policy are already set (user-content-headers.ts).
   res.setHeader('content-type', drop.contentType);
-  res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('last-modified', drop.updatedAt.toUTCString());
   res.status(200).send(drop.content);
@@ -34,3 +34,4 @@ export function serveRoutes(ctx: RouteContext): Router {
   });
   return router;
 }
+

@@ -40,7 +40,7 @@ export function vanityRoutes(ctx: RouteContext): Router {
   router
     .route('/')
     .get(async (req, res) => {
-      const base = baseUrlOf(req, config.publicUrl);
+      const base = baseUrlOf(req, config);
       const list = await vanity.listByAccount(principalOf(req).accountId);
       res.json({ vanity: list.map((v) => toJson(v, base)) });
     })
@@ -51,7 +51,7 @@ export function vanityRoutes(ctx: RouteContext): Router {
     .get(async (req, res) => {
       const record = await vanity.find(principalOf(req).accountId, nameOf(req.params['name']));
       if (record === null) throw notFound('you hold no such vanity name');
-      res.json(toJson(record, baseUrlOf(req, config.publicUrl)));
+      res.json(toJson(record, baseUrlOf(req, config)));
     })
     .put(smallJson(), async (req, res) => {
       const name = nameOf(req.params['name']);
@@ -60,7 +60,7 @@ export function vanityRoutes(ctx: RouteContext): Router {
       const result = await vanity.claim(principalOf(req).accountId, name, body.data.slug, new Date(clock()));
       if (result.outcome === 'no_drop') throw notFound('no drop of yours with that slug');
       if (result.outcome === 'taken') throw conflict(`the vanity name "${name}" is taken`);
-      res.status(result.outcome === 'created' ? 201 : 200).json(toJson(result.record, baseUrlOf(req, config.publicUrl)));
+      res.status(result.outcome === 'created' ? 201 : 200).json(toJson(result.record, baseUrlOf(req, config)));
     })
     .delete(async (req, res) => {
       const released = await vanity.release(principalOf(req).accountId, nameOf(req.params['name']));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from '../testing/child-server.js';
+import { killChildServers, processAlive, startChildServer } from '../testing/child-server.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { bearer, BACKENDS, type Backend } from '../testing/test-server.js';
 
@@ -19,7 +19,6 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let db: TestDatabase | undefined;
-  const children: ChildServer[] = [];
 
   beforeAll(async () => {
     idp = await LocalIdentityProvider.start();
@@ -34,7 +33,7 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) await child.kill();
+    await killChildServers();
     await idp?.close();
     await db?.drop();
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
@@ -42,7 +41,6 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
 
   it('keeps every key whose mint answered 201, and keeps revoked every key whose revoke answered 204', async () => {
     const first = await startChildServer(env);
-    children.push(first);
     const call = (path: string, init: RequestInit): Promise<Response> => fetch(`${first.url}${path}`, init);
 
     const minted: Minted[] = [];
@@ -81,12 +79,14 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
     await first.kill();
     killed = true;
     await Promise.all(workers);
+    // The process that listened (startChildServer checks its pid) is the one that died.
     expect(await first.exited).toBe('SIGKILL');
+    expect(processAlive(first.pid)).toBe(false);
+    await expect(fetch(`${first.url}/healthz`)).rejects.toThrow();
     expect(minted.length).toBeGreaterThan(50);
     expect(revoked.size).toBeGreaterThan(10);
 
     const second = await startChildServer(env);
-    children.push(second);
     const whoami = (apiKey: string): Promise<Response> => fetch(`${second.url}/whoami`, { headers: bearer(apiKey) });
     const lost: string[] = [];
     const resurrected: string[] = [];
