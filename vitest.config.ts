@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     projects: [
       'packages/*',
+      // The adapters' suites again on the older framework majors they support.
+      'packages/express/vitest.express4.config.ts',
       'examples/*',
       'docs',
       'runtime-tests',

@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'express',
     include: ['src/**/*.test.ts'],
+    env: { EXPRESS_MAJOR: '5' },
   },
 });
