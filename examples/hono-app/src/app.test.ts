@@ -210,17 +210,17 @@ describe('the uniform 401 on the wire, in Hono', () => {
     const answers: Array<[string, string]> = [];
     for (const [method, path, body] of routes) {
       for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await rawRequest(base, rawHttpRequest(method, path, headers, body)))]);
+        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await rawRequest(base, rawHttpRequest(method, path, headers, body), 10_000, { halfClose: false }))]);
       }
     }
     for (const [method, path, body] of [['POST', '/keys', 'not json'], ['GET', '/account']] as const) {
-      const res = await rawRequest(base, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body));
+      const res = await rawRequest(base, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body), 10_000, { halfClose: false });
       answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
     }
-    answers.push(['unknown on POST /deploy', wireSnapshotOf(await rawRequest(base, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']])))]);
+    answers.push(['unknown on POST /deploy', wireSnapshotOf(await rawRequest(base, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']]), 10_000, { halfClose: false }))]);
 
     // The app's request logger adds nothing per request, so the whole answer must match.
-    const first = await rawRequest(base, rawHttpRequest('GET', '/drops'));
+    const first = await rawRequest(base, rawHttpRequest('GET', '/drops'), 10_000, { halfClose: false });
     const expected = wireSnapshotOf(first);
     for (const [what, wire] of answers) expect(wire, what).toBe(expected);
     expect(await snapshotOf(first)).toEqual(UNIFORM_401_SNAPSHOT);

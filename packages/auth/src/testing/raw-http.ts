@@ -12,6 +12,18 @@ export interface RawResponse {
   readonly raw: string;
 }
 
+/** Options of {@link rawRequest}. */
+export interface RawRequestOptions {
+  /**
+   * End the write side once the request is sent (a client with nothing more to say). Node's HTTP
+   * server then abandons a request still being processed and closes the socket: right for
+   * requests the server should refuse before they complete, wrong for waiting on a normal answer.
+   * Default `true`; pass `false` with a request that sends `Connection: close`
+   * ({@link rawHttpRequest} does), so the server closes after answering.
+   */
+  readonly halfClose?: boolean;
+}
+
 /**
  * Sends bytes exactly as given (no client-side header validation, so CR/LF, NUL, duplicate and
  * oversized headers all reach the server) and reads until the server closes the connection.
@@ -20,11 +32,16 @@ export interface RawResponse {
  *
  * @example
  * ```ts
- * const res = await rawRequest(url, 'GET /whoami HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+ * const res = await rawRequest(url, rawHttpRequest('GET', '/whoami'), 10_000, { halfClose: false });
  * res.status; // 401
  * ```
  */
-export function rawRequest(baseUrl: string, request: string | Buffer, timeoutMs = 10_000): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  request: string | Buffer,
+  timeoutMs = 10_000,
+  options: RawRequestOptions = {},
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -40,7 +57,9 @@ export function rawRequest(baseUrl: string, request: string | Buffer, timeoutMs 
       clearTimeout(timer);
       resolve(parseResponse(Buffer.concat(chunks)));
     });
-    socket.write(request, () => socket.end());
+    socket.write(request, () => {
+      if (options.halfClose !== false) socket.end();
+    });
   });
 }
 
