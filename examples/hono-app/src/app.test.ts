@@ -181,9 +181,9 @@ describe('the /keys routes', () => {
 });
 
 describe('docs/adapters.md', () => {
-  it('shows the routes this app runs, verbatim', async () => {
+  it.each(['hono-routes', 'hono-keys'])('shows the routes this app runs, verbatim (%s)', async (name) => {
     const source = await readFile(new URL('./app.ts', import.meta.url), 'utf8');
-    const region = /\/\/ #region hono-routes\n([\s\S]*?)\n\s*\/\/ #endregion/.exec(source)?.[1];
+    const region = new RegExp(`// #region ${name}\\n([\\s\\S]*?)\\n\\s*// #endregion`).exec(source)?.[1];
     expect(region).toBeDefined();
     const docs = await readFile(new URL('../../../docs/adapters.md', import.meta.url), 'utf8');
     const dedented = region!.replace(/^ {2}/gm, '');
