@@ -12,8 +12,7 @@ import {
 import {
   authFailureCases,
   LocalIdentityProvider,
-  rawHttpRequest,
-  rawRequest,
+  sendRawRequest,
   snapshotOf,
   UNIFORM_401 as UNIFORM_401_SNAPSHOT,
   wireSnapshotOf,
@@ -210,17 +209,17 @@ describe('the uniform 401 on the wire, in Hono', () => {
     const answers: Array<[string, string]> = [];
     for (const [method, path, body] of routes) {
       for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await rawRequest(base, rawHttpRequest(method, path, headers, body), 10_000, { halfClose: false }))]);
+        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await sendRawRequest(base, method, path, headers, body))]);
       }
     }
     for (const [method, path, body] of [['POST', '/keys', 'not json'], ['GET', '/account']] as const) {
-      const res = await rawRequest(base, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body), 10_000, { halfClose: false });
+      const res = await sendRawRequest(base, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
       answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
     }
-    answers.push(['unknown on POST /deploy', wireSnapshotOf(await rawRequest(base, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']]), 10_000, { halfClose: false }))]);
+    answers.push(['unknown on POST /deploy', wireSnapshotOf(await sendRawRequest(base, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]))]);
 
     // The app's request logger adds nothing per request, so the whole answer must match.
-    const first = await rawRequest(base, rawHttpRequest('GET', '/drops'), 10_000, { halfClose: false });
+    const first = await sendRawRequest(base, 'GET', '/drops');
     const expected = wireSnapshotOf(first);
     for (const [what, wire] of answers) expect(wire, what).toBe(expected);
     expect(await snapshotOf(first)).toEqual(UNIFORM_401_SNAPSHOT);

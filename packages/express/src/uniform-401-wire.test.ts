@@ -2,8 +2,7 @@ import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKey
 import {
   authFailureCases,
   LocalIdentityProvider,
-  rawHttpRequest,
-  rawRequest,
+  sendRawRequest,
   snapshotOf,
   UNIFORM_401,
   wireSnapshotOf,
@@ -85,20 +84,20 @@ describe.each([
     const answers: Array<[string, string]> = [];
     for (const [method, path, body] of routes) {
       for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        const res = await rawRequest(server.url, rawHttpRequest(method, path, headers, body));
+        const res = await sendRawRequest(server.url, method, path, headers, body);
         answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(res)]);
       }
     }
     // Wrong credential type: an API key minting (with and without a body), or on an ID-token-only route.
     for (const [method, path, body] of [['POST', '/keys', '{"name":"x"}'], ['POST', '/keys', 'not json'], ['GET', '/token-only']] as const) {
-      const res = await rawRequest(server.url, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body));
+      const res = await sendRawRequest(server.url, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
       answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
     }
     // A credential that does not authenticate on a route that also serves anonymous callers.
-    const optional = await rawRequest(server.url, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']]));
+    const optional = await sendRawRequest(server.url, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]);
     answers.push(['unknown on POST /deploy', wireSnapshotOf(optional)]);
 
-    const first = await rawRequest(server.url, rawHttpRequest('GET', '/whoami'));
+    const first = await sendRawRequest(server.url, 'GET', '/whoami');
     const expected = wireSnapshotOf(first);
     for (const [what, wire] of answers) expect(wire, what).toBe(expected);
     expect(await snapshotOf(first)).toEqual(UNIFORM_401);

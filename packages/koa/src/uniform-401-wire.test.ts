@@ -2,8 +2,7 @@ import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKey
 import {
   authFailureCases,
   LocalIdentityProvider,
-  rawHttpRequest,
-  rawRequest,
+  sendRawRequest,
   snapshotOf,
   UNIFORM_401,
   wireSnapshotOf,
@@ -76,19 +75,19 @@ describe(`the uniform 401 on the wire, Koa ${process.env['KOA_MAJOR']}, @koa/rou
     const answers: Array<[string, string]> = [];
     for (const [method, path, body] of routes) {
       for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        const res = await rawRequest(server.url, rawHttpRequest(method, path, headers, body), 10_000, { halfClose: false });
+        const res = await sendRawRequest(server.url, method, path, headers, body);
         answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(res)]);
       }
     }
     // Wrong credential type: an API key minting (with and without a body, a bad one too), or on an ID-token-only route.
     for (const [method, path, body] of [['POST', '/keys', '{"name":"x"}'], ['POST', '/keys', 'not json'], ['GET', '/token-only']] as const) {
-      const res = await rawRequest(server.url, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body), 10_000, { halfClose: false });
+      const res = await sendRawRequest(server.url, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
       answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
     }
-    const optional = await rawRequest(server.url, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']]), 10_000, { halfClose: false });
+    const optional = await sendRawRequest(server.url, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]);
     answers.push(['unknown on POST /deploy', wireSnapshotOf(optional)]);
 
-    const first = await rawRequest(server.url, rawHttpRequest('GET', '/whoami'), 10_000, { halfClose: false });
+    const first = await sendRawRequest(server.url, 'GET', '/whoami');
     const expected = wireSnapshotOf(first);
     for (const [what, wire] of answers) expect(wire, what).toBe(expected);
     expect(await snapshotOf(first)).toEqual(UNIFORM_401);

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { authFailureCases, rawHttpRequest, rawRequest, snapshotOf, UNIFORM_401, wireSnapshotOf } from '@drops/auth/testing';
+import { authFailureCases, sendRawRequest, snapshotOf, UNIFORM_401, wireSnapshotOf } from '@drops/auth/testing';
 import { expect, it } from 'vitest';
 import { accountRoutes } from '../testing/account-routes.js';
 import { badIdTokens } from '../testing/id-token-corpus.js';
@@ -30,17 +30,17 @@ it('answers every authentication failure with the same bytes, header order inclu
     for (const { cause, headers } of cases) {
       // POST /deploy serves anonymous callers: no header at all is not a failure there.
       if (route.method === 'POST' && route.path === '/deploy' && headers.length === 0) continue;
-      const res = await rawRequest(s.url, rawHttpRequest(route.method, route.path, headers, route.body), 10_000, { halfClose: false });
+      const res = await sendRawRequest(s.url, route.method, route.path, headers, route.body);
       answers.push([`${cause} on ${route.method} ${route.path}`, wireSnapshotOf(res)]);
     }
   }
   // Wrong credential type: an API key minting, with a body and with a bad one.
   for (const body of ['{"name":"x"}', 'not json']) {
-    const res = await rawRequest(s.url, rawHttpRequest('POST', '/keys', [['Authorization', `Bearer ${live.apiKey}`]], body), 10_000, { halfClose: false });
+    const res = await sendRawRequest(s.url, 'POST', '/keys', [['Authorization', `Bearer ${live.apiKey}`]], body);
     answers.push([`wrong credential type on POST /keys (${body})`, wireSnapshotOf(res)]);
   }
 
-  const first = await rawRequest(s.url, rawHttpRequest('GET', '/whoami'), 10_000, { halfClose: false });
+  const first = await sendRawRequest(s.url, 'GET', '/whoami');
   const expected = wireSnapshotOf(first);
   const different = answers.filter(([, wire]) => wire !== expected);
   expect(different.map(([what, wire]) => `${what}:\n${wire}`)).toEqual([]);

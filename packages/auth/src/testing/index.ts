@@ -7,6 +7,7 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {
   rawRequest,
   rawHttpRequest,
+  sendRawRequest,
   wireSnapshotOf,
   PER_REQUEST_HEADERS,
   type RawResponse,

@@ -85,6 +85,26 @@ export function rawHttpRequest(
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
 }
 
+/**
+ * Sends {@link rawHttpRequest}`(method, path, headers, body)` on a fresh socket and waits for the
+ * whole answer (the server closes after it: `Connection: close`).
+ *
+ * @example
+ * ```ts
+ * const res = await sendRawRequest(url, 'POST', '/keys', [['Authorization', `Bearer ${apiKey}`]], '{}');
+ * wireSnapshotOf(res);
+ * ```
+ */
+export function sendRawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: ReadonlyArray<readonly [string, string]> = [],
+  body?: string,
+): Promise<RawResponse> {
+  return rawRequest(baseUrl, rawHttpRequest(method, path, headers, body), 10_000, { halfClose: false });
+}
+
 /** Headers that legitimately differ from one request to the next. */
 export const PER_REQUEST_HEADERS: readonly string[] = ['date', 'x-request-id', 'connection', 'keep-alive'];
 

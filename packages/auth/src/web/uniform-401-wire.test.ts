@@ -5,7 +5,7 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from '../keys/create-key-manager.js';
 import { authFailureCases } from '../testing/auth-failure-cases.js';
 import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
-import { rawHttpRequest, rawRequest, wireSnapshotOf } from '../testing/raw-http.js';
+import { sendRawRequest, wireSnapshotOf } from '../testing/raw-http.js';
 import { snapshotOf, UNIFORM_401 } from '../testing/uniform-401.js';
 import { keysHandler } from './keys-handler.js';
 import { serveFetch, type FetchTestServer } from './test-fetch-server.js';
@@ -66,18 +66,18 @@ describe('the uniform 401 on the wire, fetch adapter on a Node server', () => {
     const answers: Array<[string, string]> = [];
     for (const [method, path, body] of routes) {
       for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        const res = await rawRequest(server.url, rawHttpRequest(method, path, headers, body), 10_000, { halfClose: false });
+        const res = await sendRawRequest(server.url, method, path, headers, body);
         answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(res)]);
       }
     }
     for (const [method, path, body] of [['POST', '/keys', '{"name":"x"}'], ['POST', '/keys', 'not json'], ['GET', '/token-only']] as const) {
-      const res = await rawRequest(server.url, rawHttpRequest(method, path, [['Authorization', `Bearer ${live.apiKey}`]], body), 10_000, { halfClose: false });
+      const res = await sendRawRequest(server.url, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
       answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
     }
-    const optional = await rawRequest(server.url, rawHttpRequest('POST', '/deploy', [['Authorization', 'Bearer hp_nope']]), 10_000, { halfClose: false });
+    const optional = await sendRawRequest(server.url, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]);
     answers.push(['unknown on POST /deploy', wireSnapshotOf(optional)]);
 
-    const first = await rawRequest(server.url, rawHttpRequest('GET', '/whoami'), 10_000, { halfClose: false });
+    const first = await sendRawRequest(server.url, 'GET', '/whoami');
     const expected = wireSnapshotOf(first);
     for (const [what, wire] of answers) expect(wire, what).toBe(expected);
     expect(await snapshotOf(first)).toEqual(UNIFORM_401);
