@@ -18,7 +18,7 @@ export type AuthenticatedHandler<P extends Principal | null, Args extends unknow
 ) => Response | Promise<Response>;
 
 /**
- * Authenticates a Web `Request` (Hono, Next.js route handlers, any fetch-style server; tested on Node).
+ * Authenticates a Web `Request` (Hono, Next.js route handlers, Bun, Deno, Cloudflare Workers).
  * Resolves the principal or rejects with a `DropsAuthError` (see {@link errorResponse}).
  *
  * @example
