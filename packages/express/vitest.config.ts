@@ -1,9 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { expressProject } from './vitest.majors.js';
 
-export default defineProject({
-  test: {
-    name: 'express',
-    include: ['src/**/*.test.ts'],
-    env: { EXPRESS_MAJOR: '5' },
-  },
-});
+export default expressProject('express');

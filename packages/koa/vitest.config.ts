@@ -1,3 +1,3 @@
 import { koaProject } from './vitest.majors.js';
 
-export default koaProject(3, 15);
+export default koaProject('koa', 15);

@@ -1,3 +1,3 @@
 import { koaProject } from './vitest.majors.js';
 
-export default koaProject(2, 14);
+export default koaProject('koa2', 14);

@@ -1,3 +1,3 @@
 import { koaProject } from './vitest.majors.js';
 
-export default koaProject(3, 13);
+export default koaProject('koa', 13);

@@ -17,7 +17,7 @@ async function majorOf(packageDir: string): Promise<string> {
 
 describe('the framework majors under test', () => {
   it(`is Koa ${koaMajor} with @koa/router ${routerMajor}`, async () => {
-    const koaName = koaMajor === '3' ? 'koa' : `koa${koaMajor}`;
+    const koaName = process.env['KOA_PACKAGE'] ?? 'koa';
     const routerName = routerMajor === '15' ? '@koa/router' : `koa-router${routerMajor}`;
     const koaDir = require.resolve(koaName).replace(/\/lib\/.*$|\/dist\/.*$/, '');
     const routerDir = require.resolve(routerName).replace(/\/lib\/.*$|\/dist\/.*$/, '');

@@ -1,3 +1,3 @@
 import { koaProject } from './vitest.majors.js';
 
-export default koaProject(2, 12);
+export default koaProject('koa2-13', 12);
