@@ -153,6 +153,21 @@ describe('keysHandler on a plain fetch server', () => {
     }
   });
 
+  it('answers the key manager\'s limits as JSON: 409 over the key limit, and a revoke frees the slot', async () => {
+    const store = new MemoryKeyStore();
+    const authenticator = createAuthenticator({ keyStore: store, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
+    const handler = keysHandler(authenticator, createKeyManager({ keyStore: store, maxKeysPerAccount: 1 }));
+    const token = bearer(idp.mintIdToken({ sub: 'limited' }));
+    const first = await handler(new Request('http://x/keys', { method: 'POST', headers: token }));
+    expect(first.status).toBe(201);
+    const over = await handler(new Request('http://x/keys', { method: 'POST', headers: token }));
+    expect(over.status).toBe(409);
+    expect(typeof ((await over.json()) as { error: unknown }).error).toBe('string');
+    const { id } = (await first.json()) as { id: string };
+    expect((await handler(new Request(`http://x/keys/${id}`, { method: 'DELETE', headers: token }))).status).toBe(204);
+    expect((await handler(new Request('http://x/keys', { method: 'POST', headers: token }))).status).toBe(201);
+  });
+
   it('serves another basePath', async () => {
     const handler = handlerFor(new MemoryKeyStore(), { basePath: '/api/keys' });
     const res = await handler(new Request('http://x/api/keys', { method: 'POST', headers: bearer(idp.mintIdToken()) }));
