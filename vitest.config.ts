@@ -4,6 +4,12 @@ export default defineConfig({
   test: {
     projects: [
       'packages/*',
+      // The adapters' suites again on the older framework majors they support.
+      'packages/express/vitest.express4.config.ts',
+      'packages/express/vitest.express4-17.config.ts',
+      'packages/koa/vitest.koa2-13-router12.config.ts',
+      'packages/koa/vitest.koa3-router13.config.ts',
+      'packages/koa/vitest.koa2-router14.config.ts',
       'examples/*',
       'docs',
       'runtime-tests',

@@ -1,8 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { expressProject } from './vitest.majors.js';
 
-export default defineProject({
-  test: {
-    name: 'express',
-    include: ['src/**/*.test.ts'],
-  },
-});
+export default expressProject('express');

@@ -1,8 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { koaProject } from './vitest.majors.js';
 
-export default defineProject({
-  test: {
-    name: 'koa',
-    include: ['src/**/*.test.ts'],
-  },
-});
+export default koaProject('koa', 15);

@@ -7,8 +7,17 @@ import {
   createIdTokenVerifier,
   createKeyManager,
   MemoryKeyStore,
+  withAuth,
 } from '@drops/auth';
-import { LocalIdentityProvider } from '@drops/auth/testing';
+import {
+  authFailureCases,
+  LocalIdentityProvider,
+  sendRawRequest,
+  snapshotOf,
+  UNIFORM_401 as UNIFORM_401_SNAPSHOT,
+  wireSnapshotOf,
+} from '@drops/auth/testing';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 
@@ -171,12 +180,67 @@ describe('the /keys routes', () => {
 });
 
 describe('docs/adapters.md', () => {
-  it('shows the routes this app runs, verbatim', async () => {
+  it.each(['hono-routes', 'hono-keys'])('shows the routes this app runs, verbatim (%s)', async (name) => {
     const source = await readFile(new URL('./app.ts', import.meta.url), 'utf8');
-    const region = /\/\/ #region hono-routes\n([\s\S]*?)\n\s*\/\/ #endregion/.exec(source)?.[1];
+    const region = new RegExp(`// #region ${name}\\n([\\s\\S]*?)\\n\\s*// #endregion`).exec(source)?.[1];
     expect(region).toBeDefined();
     const docs = await readFile(new URL('../../../docs/adapters.md', import.meta.url), 'utf8');
     const dedented = region!.replace(/^ {2}/gm, '');
     expect(docs).toContain(dedented);
+  });
+});
+
+describe('the uniform 401 on the wire, in Hono', () => {
+  it('is the same bytes, header order included, for every cause on every route', async () => {
+    const token = idp.mintIdToken({ sub: 'wire' });
+    const revoked = await mintKey('wire');
+    expect((await fetch(`${base}/keys/${revoked.id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(204);
+    const live = await mintKey('wire');
+    const routes: Array<[string, string, string?]> = [
+      ['GET', '/drops'],
+      ['GET', '/account'],
+      ['GET', '/keys'],
+      ['POST', '/keys', '{"name":"x"}'],
+      ['DELETE', `/keys/${live.id}`],
+      ['DELETE', '/keys/abc'],
+      ['PUT', '/keys'],
+      ['GET', '/keys/a/b'],
+    ];
+    const answers: Array<[string, string]> = [];
+    for (const [method, path, body] of routes) {
+      for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
+        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await sendRawRequest(base, method, path, headers, body))]);
+      }
+    }
+    for (const [method, path, body] of [['POST', '/keys', 'not json'], ['GET', '/account']] as const) {
+      const res = await sendRawRequest(base, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
+      answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
+    }
+    answers.push(['unknown on POST /deploy', wireSnapshotOf(await sendRawRequest(base, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]))]);
+
+    // The app's request logger adds nothing per request, so the whole answer must match.
+    const first = await sendRawRequest(base, 'GET', '/drops');
+    const expected = wireSnapshotOf(first);
+    for (const [what, wire] of answers) expect(wire, what).toBe(expected);
+    expect(await snapshotOf(first)).toEqual(UNIFORM_401_SNAPSHOT);
+  });
+});
+
+describe('withAuth in Hono', () => {
+  it('answers a DropsAuthError thrown inside the handler with its response, not Hono’s 500', async () => {
+    const keyStore = new MemoryKeyStore();
+    const authenticator = createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
+    const app = new Hono();
+    const revoke = withAuth(authenticator, {}, async (_request, principal, id: string) => {
+      await createKeyManager({ keyStore }).revoke(principal, id);
+      return new Response(null, { status: 204 });
+    });
+    app.delete('/things/:id', (c) => revoke(c.req.raw, c.req.param('id')));
+    const token = bearer(idp.mintIdToken({ sub: 'hono' }));
+    const unknown = await app.request(`/things/${'a'.repeat(64)}`, { method: 'DELETE', headers: token });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: expect.any(String) });
+    const bad = await app.request('/things/abc', { method: 'DELETE', headers: token });
+    expect(bad.status).toBe(400);
   });
 });

@@ -1,7 +1,6 @@
-import { withAuth, type Authenticator, type KeyManager } from '@drops/auth';
+import { keysHandler, withAuth, type Authenticator, type KeyManager } from '@drops/auth';
 import { Hono, type Context } from 'hono';
 import { DropStore } from './drop-store.js';
-import { keysRoutes } from './keys-routes.js';
 import { requestLogger } from './request-logger.js';
 
 /** What the app needs from outside: drops auth's authenticator and key manager, and a log. */
@@ -44,6 +43,11 @@ export function createApp({ authenticator, keys, log }: AppOptions): Hono {
   app.post('/deploy', (c) => deploy(c.req.raw, c));
   // #endregion
 
-  app.route('/', keysRoutes(authenticator, keys)); // POST /keys, GET /keys, DELETE /keys/:id
+  // #region hono-keys
+  // POST /keys (ID token only), GET /keys, DELETE /keys/:id: the core's fetch-style key routes.
+  const keysRoutes = keysHandler(authenticator, keys);
+  app.all('/keys', (c) => keysRoutes(c.req.raw));
+  app.all('/keys/*', (c) => keysRoutes(c.req.raw));
+  // #endregion
   return app;
 }

@@ -1,5 +1,6 @@
 import { authorizationOfNodeRequest, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
 import type { RequestHandler } from 'express';
+import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
 import './request-auth.js';
 
 /** Options of `requireAuth()` and `optionalAuth()`. */
@@ -34,19 +35,21 @@ function acceptOf(options: AuthMiddlewareOptions | undefined, name: string): rea
 }
 
 /**
- * Middleware that lets a request through only with a valid credential, and sets `req.auth`.
- * Failures go to `next(err)`: the uniform 401 (`UnauthenticatedError`) or a 503
- * (`UnavailableError`), which `errorHandler()` answers. Options are checked here, once: a bad
- * `accept` throws `TypeError` when the middleware is created.
+ * Middleware that lets a request through only with a valid credential, and sets `req.auth`
+ * (read it as a `Principal` with {@link principalOf}). A failure is answered here with the
+ * error's own status, headers and body: the uniform 401 (`UnauthenticatedError`) or a 503 with
+ * `Retry-After` (`UnavailableError`), never Express's HTML error page. (Through `dropsAuth()`,
+ * once its `errorHandler()` is created, failures go to `next(err)` instead, for its `onError`.)
+ * Options are checked here, once: a bad `accept` throws `TypeError` when the middleware is created.
  *
  * @example
  * ```ts
- * app.get('/drops', requireAuth(authenticator), (req, res) => res.json({ owner: req.auth!.accountId }));
+ * app.get('/drops', requireAuth(authenticator), (req, res) => res.json({ owner: principalOf(req).accountId }));
  * app.post('/admin/rotate', requireAuth(authenticator, { accept: ['id_token'] }), rotate);
  * ```
  */
 export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
-  return authMiddleware('requireAuth', authenticator, options);
+  return authMiddleware('requireAuth', authenticator, options, ANSWER_DIRECTLY);
 }
 
 /**
@@ -64,26 +67,36 @@ export function requireAuth(authenticator: Authenticator, options?: AuthMiddlewa
  * ```
  */
 export function optionalAuth(authenticator: Authenticator, options?: AuthMiddlewareOptions): RequestHandler {
-  return authMiddleware('optionalAuth', authenticator, options);
+  return authMiddleware('optionalAuth', authenticator, options, ANSWER_DIRECTLY);
 }
 
-/** Both middlewares: options checked once, then `req.auth` set or the failure passed to `next`. */
-function authMiddleware(
+/**
+ * Both middlewares: options checked once, then `req.auth` set or the failure answered (or
+ * passed to `next`, per `mode`). Never a rejected promise left to Express 4, which ignores them.
+ * @internal
+ */
+export function authMiddleware(
   name: 'requireAuth' | 'optionalAuth',
   authenticator: Authenticator,
   options: AuthMiddlewareOptions | undefined,
+  mode: Readonly<ErrorMode>,
 ): RequestHandler {
   checkAuthenticator(authenticator, name);
   const accept = acceptOf(options, name);
   const optional = name === 'optionalAuth';
-  return (req, _res, next) => {
-    const authorization = authorizationOfNodeRequest(req);
-    const authenticated = optional
-      ? authenticator.authenticateOptional(authorization, { accept })
-      : authenticator.authenticate(authorization, { accept });
-    authenticated.then((principal) => {
-      req.auth = principal;
-      next();
-    }, next);
+  return (req, res, next) => {
+    const authenticated = Promise.resolve().then(() => {
+      const authorization = authorizationOfNodeRequest(req);
+      return optional
+        ? authenticator.authenticateOptional(authorization, { accept })
+        : authenticator.authenticate(authorization, { accept });
+    });
+    authenticated.then(
+      (principal) => {
+        req.auth = principal;
+        next();
+      },
+      (error: unknown) => fail(mode, res, next, error),
+    );
   };
 }

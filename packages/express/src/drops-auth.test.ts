@@ -4,12 +4,13 @@ import {
   createKeyManager,
   MemoryKeyStore,
   type KeyStore,
+  type Principal,
 } from '@drops/auth';
 import { request } from 'node:http';
 import { LocalIdentityProvider, snapshotOf, UNIFORM_401, type AnswerSnapshot } from '@drops/auth/testing';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropsAuth, optionalAuth, requireAuth } from './index.js';
+import { dropsAuth, optionalAuth, principalOf, requireAuth } from './index.js';
 import { listen, type TestServer } from './test-server.js';
 
 let idp: LocalIdentityProvider;
@@ -166,6 +167,43 @@ describe('requireAuth and optionalAuth', () => {
       TypeError,
     );
     expect(() => dropsAuth({ authenticator }).errorHandler({ onError: 'x' as never })).toThrow(TypeError);
+  });
+});
+
+describe('without errorHandler()', () => {
+  it('still answers the uniform JSON 401 and the 503, never HTML or a stack trace', async () => {
+    const down = (): Promise<never> => Promise.reject(new Error('db down'));
+    const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+    const authenticator = createAuthenticator({ keyStore: broken, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
+    const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: broken }) });
+    const app = express();
+    app.use('/keys', auth.keysRouter());
+    app.get('/whoami', auth.requireAuth(), (req, res) => {
+      // Typed as a Principal in strict TS, no `!`.
+      const principal: Principal = principalOf(req);
+      res.json({ accountId: principal.accountId });
+    });
+    app.get('/standalone', requireAuth(authenticator), (_req, res) => {
+      res.json({});
+    });
+    const bare = await listen(app);
+    try {
+      expect(await snapshotOf(await fetch(`${bare.url}/whoami`))).toEqual(UNIFORM_401);
+      expect(await snapshotOf(await fetch(`${bare.url}/standalone`, { headers: bearer('hp_nope') }))).toEqual(UNIFORM_401);
+      for (const path of ['/whoami', '/standalone', '/keys']) {
+        const res = await fetch(`${bare.url}${path}`, { headers: bearer(`hp_${'B'.repeat(42)}A`) });
+        expect(res.status, path).toBe(503);
+        expect(res.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+        expect(res.headers.get('retry-after'), path).toMatch(/^\d+$/);
+        const text = await res.text();
+        expect(text, path).not.toMatch(/<html|at .*\.ts:\d+/i);
+        expect(typeof (JSON.parse(text) as { error: unknown }).error).toBe('string');
+      }
+      const works = await fetch(`${bare.url}/whoami`, { headers: bearer(idp.mintIdToken({ sub: 'no-handler' })) });
+      expect(await works.json()).toEqual({ accountId: 'no-handler' });
+    } finally {
+      await bare.close();
+    }
   });
 });
 

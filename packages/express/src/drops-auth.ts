@@ -1,8 +1,9 @@
 import type { Authenticator, KeyManager } from '@drops/auth';
 import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
-import { optionalAuth, requireAuth, type AuthMiddlewareOptions } from './auth-middleware.js';
+import { authMiddleware, requireAuth, type AuthMiddlewareOptions } from './auth-middleware.js';
 import { errorHandler, type ErrorHandlerOptions } from './error-handler.js';
-import { keysRouter, type KeysRouterOptions } from './keys-router.js';
+import type { ErrorMode } from './error-mode.js';
+import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
 
 /** Options of {@link dropsAuth}. */
 export interface DropsAuthOptions {
@@ -20,7 +21,11 @@ export interface DropsAuthExpress {
   optionalAuth(options?: AuthMiddlewareOptions): RequestHandler;
   /** `POST /keys`, `GET /keys`, `DELETE /keys/:id`, to mount at `/keys`. See {@link keysRouter}. */
   keysRouter(options?: KeysRouterOptions): Router;
-  /** Answers drops-auth errors with their exact bytes, passes others on. See {@link errorHandler}. */
+  /**
+   * Answers drops-auth errors with their exact bytes, passes others on. See {@link errorHandler}.
+   * Optional: without it the middleware above answers its own failures (the same bytes). Once
+   * it is created, they go to `next(err)` instead, so its `onError` sees every failure.
+   */
   errorHandler(options?: ErrorHandlerOptions): ErrorRequestHandler;
 }
 
@@ -43,7 +48,7 @@ export interface DropsAuthExpress {
  *
  * const app = express();
  * app.use('/keys', auth.keysRouter());
- * app.get('/whoami', auth.requireAuth(), (req, res) => res.json({ accountId: req.auth!.accountId }));
+ * app.get('/whoami', auth.requireAuth(), (req, res) => res.json({ accountId: principalOf(req).accountId }));
  * app.post('/deploy', auth.optionalAuth(), deploy);
  * app.use(auth.errorHandler());
  * ```
@@ -56,13 +61,19 @@ export function dropsAuth(options: DropsAuthOptions): DropsAuthExpress {
   if (keys !== undefined && (keys === null || typeof keys !== 'object' || typeof keys.mint !== 'function')) {
     throw new TypeError('dropsAuth: keys must come from createKeyManager()');
   }
+  // Shared by every middleware of this instance, so one created before errorHandler() sees it too.
+  const mode: ErrorMode = { passToNext: false };
   return {
-    requireAuth: (routeOptions) => requireAuth(authenticator, routeOptions),
-    optionalAuth: (routeOptions) => optionalAuth(authenticator, routeOptions),
+    requireAuth: (routeOptions) => authMiddleware('requireAuth', authenticator, routeOptions, mode),
+    optionalAuth: (routeOptions) => authMiddleware('optionalAuth', authenticator, routeOptions, mode),
     keysRouter(routerOptions) {
       if (keys === undefined) throw new TypeError('dropsAuth: pass `keys: createKeyManager(...)` to use keysRouter()');
-      return keysRouter(authenticator, keys, routerOptions);
+      return createKeysRouter(authenticator, keys, routerOptions ?? {}, mode);
     },
-    errorHandler: (handlerOptions) => errorHandler(handlerOptions),
+    errorHandler(handlerOptions) {
+      const handler = errorHandler(handlerOptions);
+      mode.passToNext = true;
+      return handler;
+    },
   };
 }

@@ -140,6 +140,51 @@ describe.each([
   });
 });
 
+describe(`keysRouter on Express ${process.env['EXPRESS_MAJOR']}: no unhandled rejection`, () => {
+  // Express 4 ignores a rejected promise from a handler: the request would hang and the process
+  // get an unhandledRejection. Every path must answer JSON and leave the server up.
+  it.each([
+    ['with errorHandler()', true],
+    ['without errorHandler()', false],
+  ])('answers JSON for an API key minting, a malformed body, a bad id and an unknown id, %s', async (_label, withErrorHandler) => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const keyStore = new MemoryKeyStore();
+    const auth = dropsAuth({
+      authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+      keys: createKeyManager({ keyStore }),
+    });
+    const app = express();
+    app.use('/keys', auth.keysRouter());
+    if (withErrorHandler) app.use(auth.errorHandler());
+    const target = await listen(app);
+    try {
+      const token = bearer(idp.mintIdToken({ sub: 'express-major' }));
+      const minted = await fetch(`${target.url}/keys`, { method: 'POST', headers: token });
+      const { apiKey } = (await minted.json()) as { apiKey: string };
+      const answers: Array<[string, Response, number]> = [
+        ['an API key minting', await fetch(`${target.url}/keys`, { method: 'POST', headers: bearer(apiKey) }), 401],
+        ['a malformed body', await fetch(`${target.url}/keys`, { method: 'POST', headers: { ...token, ...json }, body: '{"name": ' }), 400],
+        ['DELETE /keys/abc', await fetch(`${target.url}/keys/abc`, { method: 'DELETE', headers: token }), 400],
+        ['an unknown id', await fetch(`${target.url}/keys/${'a'.repeat(64)}`, { method: 'DELETE', headers: token }), 404],
+      ];
+      for (const [what, res, status] of answers) {
+        expect(res.status, what).toBe(status);
+        expect(res.headers.get('content-type'), what).toBe('application/json; charset=utf-8');
+        expect(typeof ((await res.json()) as { error: unknown }).error, what).toBe('string');
+      }
+      // Still up, still serving.
+      expect((await fetch(`${target.url}/keys`, { headers: bearer(apiKey) })).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await target.close();
+    }
+  });
+});
+
 describe('keysRouter reading the body itself', () => {
   it.each([
     ['malformed JSON', '{"name": ', json],

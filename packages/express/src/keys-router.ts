@@ -6,8 +6,9 @@ import {
   type Authenticator,
   type KeyManager,
 } from '@drops/auth';
-import { Router, type RequestHandler } from 'express';
-import { requireAuth } from './auth-middleware.js';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { authMiddleware } from './auth-middleware.js';
+import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
 import { principalOf } from './principal-of.js';
 import { readKeysBody } from './read-json-body.js';
 
@@ -16,11 +17,6 @@ export interface KeysRouterOptions {
   /** Largest `POST /keys` body read, in bytes; over it a 413. Default 16 384. */
   bodyLimit?: number;
 }
-
-const methodNotAllowed =
-  (...allow: string[]): RequestHandler =>
-  (_req, _res, next) =>
-    next(new MethodNotAllowedError(allow));
 
 /**
  * The key routes, to mount at `/keys`:
@@ -34,15 +30,25 @@ const methodNotAllowed =
  *
  * Authentication runs for every method and path under the mount point before any routing, so
  * without a valid credential the answer is the uniform 401, never a 404 or 405. Responses carry
- * `Cache-Control: no-store`. Errors go to `next(err)`; mount `errorHandler()` after.
+ * `Cache-Control: no-store`. Works on Express 4 and 5: every failure is answered (or, through
+ * `dropsAuth()` with its `errorHandler()`, passed to `next(err)`), never left as a rejected promise.
  *
  * @example
  * ```ts
  * app.use('/keys', keysRouter(authenticator, createKeyManager({ keyStore })));
- * app.use(errorHandler());
  * ```
  */
 export function keysRouter(authenticator: Authenticator, keys: KeyManager, options: KeysRouterOptions = {}): Router {
+  return createKeysRouter(authenticator, keys, options, ANSWER_DIRECTLY);
+}
+
+/** {@link keysRouter} with the error mode of its `dropsAuth()`. @internal */
+export function createKeysRouter(
+  authenticator: Authenticator,
+  keys: KeyManager,
+  options: KeysRouterOptions,
+  mode: Readonly<ErrorMode>,
+): Router {
   if (keys === null || typeof keys !== 'object' || typeof keys.mint !== 'function') {
     throw new TypeError('keysRouter: keys must come from createKeyManager()');
   }
@@ -52,34 +58,56 @@ export function keysRouter(authenticator: Authenticator, keys: KeyManager, optio
     throw new TypeError('keysRouter: bodyLimit must be a positive integer');
   }
 
+  // Express 4 does not catch a rejected promise: every route body goes through here.
+  const route =
+    (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+    (req, res, next: NextFunction) => {
+      Promise.resolve()
+        .then(() => handler(req, res))
+        .catch((error: unknown) => fail(mode, res, next, error));
+    };
+  const methodNotAllowed =
+    (...allow: string[]): RequestHandler =>
+    (_req, res, next) =>
+      fail(mode, res, next, new MethodNotAllowedError(allow));
+
   const router = Router();
-  router.use(requireAuth(authenticator), (_req, res, next) => {
-    res.setHeader('cache-control', 'no-store');
-    next();
-  });
+  router.use(authMiddleware('requireAuth', authenticator, undefined, mode));
 
   router
     .route('/')
-    .post(async (req, res) => {
-      const principal = principalOf(req);
-      // Refuse an API key before reading a byte of the body.
-      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const body = await readKeysBody(req, bodyLimit);
-      res.status(201).json(await keys.mint(principal, body));
-    })
-    .get(async (req, res) => {
-      res.status(200).json({ keys: await keys.list(principalOf(req)) });
-    })
+    .post(
+      route(async (req, res) => {
+        const principal = principalOf(req);
+        // Refuse an API key before reading a byte of the body (and before setting any header).
+        if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+        const body = await readKeysBody(req, bodyLimit);
+        const minted = await keys.mint(principal, body);
+        res.setHeader('cache-control', 'no-store');
+        res.status(201).json(minted);
+      }),
+    )
+    .get(
+      route(async (req, res) => {
+        const listed = await keys.list(principalOf(req));
+        res.setHeader('cache-control', 'no-store');
+        res.status(200).json({ keys: listed });
+      }),
+    )
     .all(methodNotAllowed('GET', 'POST'));
 
   router
     .route('/:id')
-    .delete(async (req, res) => {
-      await keys.revoke(principalOf(req), req.params['id'] ?? '');
-      res.status(204).end();
-    })
+    .delete(
+      route(async (req, res) => {
+        const id: unknown = req.params['id'];
+        await keys.revoke(principalOf(req), typeof id === 'string' ? id : '');
+        res.setHeader('cache-control', 'no-store');
+        res.status(204).end();
+      }),
+    )
     .all(methodNotAllowed('DELETE'));
 
-  router.use((_req, _res, next) => next(new NotFoundError('not found')));
+  router.use((_req, res, next) => fail(mode, res, next, new NotFoundError('not found')));
   return router;
 }

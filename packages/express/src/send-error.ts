@@ -6,6 +6,10 @@ import type { Response } from 'express';
  * `bodyText` bytes, nothing added by Express (no ETag, no charset rewriting). This is what makes
  * the 401 the same bytes on every route.
  *
+ * The error's headers and `Content-Length` are (re)written in one order, sorted by name, after
+ * any header a route set earlier: Node keeps a header where it was first set, so a route that
+ * had set `Cache-Control` before failing would otherwise send its 401 in another order.
+ *
  * @example
  * ```ts
  * try {
@@ -18,8 +22,11 @@ import type { Response } from 'express';
  */
 export function sendError(res: Response, error: DropsAuthError): void {
   const body = Buffer.from(error.bodyText, 'utf8');
+  const headers: Array<[string, string]> = Object.entries(error.headers).map(([name, value]) => [name.toLowerCase(), value]);
+  headers.push(['content-length', String(body.length)]);
+  headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name] of headers) res.removeHeader(name);
   res.status(error.status);
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.setHeader('content-length', String(body.length));
+  for (const [name, value] of headers) res.setHeader(name, value);
   res.end(body);
 }

@@ -9,12 +9,14 @@ import {
   errorResponse,
   MemoryKeyStore,
   type KeyStore,
+  type Principal,
 } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropsAuth } from './drops-auth.js';
+import { principalOf } from './principal-of.js';
 import { listen, type TestServer } from './test-server.js';
 
 const UNIFORM_401 = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
@@ -362,5 +364,34 @@ describe('options are checked at creation', () => {
     const withKeys = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: new MemoryKeyStore() }) });
     expect(() => withKeys.keysRouter({ bodyLimit: 0 })).toThrow(TypeError);
     expect(() => withKeys.keysRouter({ limit: 10 } as never)).toThrow(/unknown option "limit"/);
+  });
+});
+
+describe('principalOf()', () => {
+  it('reads ctx.state.auth as a Principal after requireAuth(), typed with no `!`', async () => {
+    const store = new MemoryKeyStore();
+    const auth = dropsAuth({
+      authenticator: createAuthenticator({ keyStore: store, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+    });
+    const app = new Koa();
+    app.silent = true;
+    app.use(auth.requireAuth());
+    app.use((ctx) => {
+      const principal: Principal = principalOf(ctx);
+      ctx.body = { accountId: principal.accountId };
+    });
+    const plain = await listen(app);
+    try {
+      const res = await fetch(plain.url, { headers: bearer(idp.mintIdToken({ sub: 'typed' })) });
+      expect(await res.json()).toEqual({ accountId: 'typed' });
+      expect((await fetch(plain.url)).status).toBe(401);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('throws the uniform 401 when no requireAuth() ran', () => {
+    expect(() => principalOf({ state: {} })).toThrow(UnauthenticatedError);
+    expect(() => principalOf({ state: { auth: null } })).toThrow(UnauthenticatedError);
   });
 });

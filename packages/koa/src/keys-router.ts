@@ -3,6 +3,7 @@ import {
   DropsAuthError,
   MethodNotAllowedError,
   NotFoundError,
+  UnauthenticatedError,
   type Authenticator,
   type KeyManager,
 } from '@drops/auth';
@@ -32,6 +33,13 @@ function route(handler: (ctx: KeysContext) => Promise<void>) {
     }
   };
 }
+
+/**
+ * `/keys` and everything under it. A RegExp rather than path syntax: `{/*rest}` is path-to-regexp 8
+ * (@koa/router 14 and later) and "Unexpected MODIFIER" in path-to-regexp 6 (@koa/router 12, 13);
+ * every router from 12 on takes a RegExp.
+ */
+const KEYS_AND_BELOW = /^\/keys(?:\/.*)?$/;
 
 function methodNotAllowed(allow: readonly string[]) {
   return (ctx: Context): void => respondWithError(ctx, new MethodNotAllowedError(allow));
@@ -66,11 +74,13 @@ export function createKeysRouter(
   const router = new Router();
   const authenticate = authMiddleware(authenticator, false) as (ctx: Context, next: Next) => Promise<void>;
 
-  router.all('/keys{/*rest}', authenticate);
+  router.all(KEYS_AND_BELOW, authenticate);
 
   router.post(
     '/keys',
     route(async (ctx) => {
+      // Refuse an API key before reading a byte of the body: a bad body must not answer 400 here.
+      if (ctx.state.auth.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
       const minted = await keys.mint(ctx.state.auth, await readKeysBody(ctx, bodyLimit));
       ctx.status = 201;
       ctx.set('cache-control', 'no-store');
@@ -97,7 +107,7 @@ export function createKeysRouter(
   router.all('/keys', methodNotAllowed(['GET', 'POST']));
   router.all('/keys/:id', methodNotAllowed(['DELETE']));
   router.all(
-    '/keys{/*rest}',
+    KEYS_AND_BELOW,
     route(async () => {
       throw new NotFoundError('not found');
     }),

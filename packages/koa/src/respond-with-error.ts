@@ -6,6 +6,10 @@ import type { Context } from 'koa';
  * This is how every response of this package fails, so the 401 is byte-identical to the one the
  * core's Web adapter and the Express adapter send.
  *
+ * The error's headers and `Content-Length` go out in one order, sorted by name, after any header
+ * set earlier on the response (an earlier copy is removed first: Node keeps a header where it was
+ * first set), so no route can answer its 401 in another order.
+ *
  * @example
  * ```ts
  * try {
@@ -17,8 +21,14 @@ import type { Context } from 'koa';
  * ```
  */
 export function respondWithError(ctx: Context, error: DropsAuthError): void {
+  const body = error.bodyText;
+  const headers: Array<[string, string]> = Object.entries(error.headers).map(([name, value]) => [name.toLowerCase(), value]);
+  headers.push(['content-length', String(Buffer.byteLength(body))]);
+  headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name] of headers) ctx.remove(name);
   ctx.status = error.status;
-  ctx.set(error.headers);
-  // A string body keeps the exact bytes; the content-type set above is kept by Koa.
-  ctx.body = error.bodyText;
+  for (const [name, value] of headers) ctx.set(name, value);
+  // A string body keeps the exact bytes; Koa keeps the content-type set above and rewrites
+  // content-length with the same value, in place.
+  ctx.body = body;
 }

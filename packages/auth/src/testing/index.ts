@@ -4,3 +4,13 @@ export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export {
+  rawRequest,
+  rawHttpRequest,
+  sendRawRequest,
+  wireSnapshotOf,
+  PER_REQUEST_HEADERS,
+  type RawResponse,
+  type RawRequestOptions,
+} from './raw-http.js';
+export { authFailureCases, type AuthFailureCase, type AuthFailureCaseInput } from './auth-failure-cases.js';

@@ -1,7 +1,9 @@
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 
 /**
- * The Web `Response` for a drops-auth error: its status, headers and exact body bytes.
+ * The Web `Response` for a drops-auth error: its status, headers and exact body bytes, with a
+ * `Content-Length` so a server writes it as one fixed-length answer (never chunked), the same
+ * bytes every time.
  *
  * @example
  * ```ts
@@ -12,5 +14,8 @@ import { DropsAuthError } from '../errors/drops-auth-error.js';
  * ```
  */
 export function errorResponse(error: DropsAuthError): Response {
-  return new Response(error.bodyText, { status: error.status, headers: error.headers });
+  const body = new TextEncoder().encode(error.bodyText);
+  const headers = new Headers(error.headers);
+  headers.set('content-length', String(body.byteLength));
+  return new Response(body, { status: error.status, headers });
 }

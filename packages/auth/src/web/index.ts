@@ -5,3 +5,4 @@ export {
   type WithAuthOptions,
   type AuthenticatedHandler,
 } from './with-auth.js';
+export { keysHandler, type KeysHandlerOptions } from './keys-handler.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import { createAuthenticator } from '../authenticator/create-authenticator.js';
-import { UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { UNAUTHENTICATED_MESSAGE, UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { withAuth } from './with-auth.js';
 
@@ -60,5 +61,32 @@ describe('withAuth (fetch-style handlers)', () => {
     const { authenticator } = await setup();
     expect(() => withAuth(authenticator, { accept: [] }, async () => new Response())).toThrow(TypeError);
     expect(() => withAuth(authenticator, { accept: ['password' as never] }, async () => new Response())).toThrow(TypeError);
+  });
+});
+
+describe('withAuth and errors thrown by the handler', () => {
+  it('answers a DropsAuthError thrown inside the handler with its own response, not a 500', async () => {
+    const { authenticator, key } = await setup();
+    const handler = withAuth(authenticator, {}, async () => {
+      throw new NotFoundError('no active key with that id');
+    });
+    const res = await handler(request(`Bearer ${key.secret}`));
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({ error: 'no active key with that id' });
+    const unauthenticated = withAuth(authenticator, {}, () => {
+      throw new UnauthenticatedError('not_permitted');
+    });
+    const refused = await unauthenticated(request(`Bearer ${key.secret}`));
+    expect(await refused.text()).toBe(JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }));
+    expect(refused.status).toBe(401);
+  });
+
+  it('lets any other error propagate, for the framework to handle', async () => {
+    const { authenticator, key } = await setup();
+    const handler = withAuth(authenticator, {}, async () => {
+      throw new Error('route failure');
+    });
+    await expect(handler(request(`Bearer ${key.secret}`))).rejects.toThrow('route failure');
   });
 });

@@ -36,7 +36,10 @@ export function authenticateRequest(
 
 /**
  * Wraps a fetch-style handler so it runs only for authenticated requests; every failure answers
- * with the error's own response (the uniform 401, or 503). Options are checked once, here.
+ * with the error's own response (the uniform 401, or 503). A `DropsAuthError` the handler itself
+ * throws (e.g. a `NotFoundError` from `keys.revoke`) is answered the same way, with its status,
+ * headers and body, not left to the framework's 500; any other error propagates. Options are
+ * checked once, here.
  *
  * @example
  * ```ts
@@ -63,15 +66,14 @@ export function withAuth<Args extends unknown[]>(
   const accept = parseAccept(options.accept);
   const optional = options.optional === true;
   return async (request, ...rest) => {
-    let principal: Principal | null;
     try {
-      principal = optional
+      const principal: Principal | null = optional
         ? await authenticator.authenticateOptional(request.headers, { accept })
         : await authenticator.authenticate(request.headers, { accept });
+      return await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
     } catch (error) {
       if (error instanceof DropsAuthError) return errorResponse(error);
       throw error;
     }
-    return (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
   };
 }

@@ -1,0 +1,3 @@
+import { expressProject } from './vitest.majors.js';
+
+export default expressProject('express4-17');

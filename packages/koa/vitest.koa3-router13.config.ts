@@ -1,0 +1,3 @@
+import { koaProject } from './vitest.majors.js';
+
+export default koaProject('koa', 13);
