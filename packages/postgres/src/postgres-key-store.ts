@@ -1,4 +1,5 @@
-import { LastUsedBatcher, type ActiveKey, type KeyRecord, type KeyStore, type NewKeyRecord } from '@drops/auth';
+import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from '@drops/auth';
+import { LastUsedBatcher } from '@drops/auth/internal';
 import { KEYS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
