@@ -1,4 +1,4 @@
-import { DropsAuthError, type ErrorBody } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND, type ErrorBody } from './drops-auth-error.js';
 
 /** The one message every authentication failure answers with (DESIGN.md, "401 body"). */
 export const UNAUTHENTICATED_MESSAGE = 'missing or invalid API key: sign in to the dashboard to mint one';
@@ -35,6 +35,8 @@ export type UnauthenticatedReason =
  * ```
  */
 export class UnauthenticatedError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'UnauthenticatedError';
   readonly code = 'ERR_UNAUTHENTICATED';
   readonly status = 401;
   /** Why the credential was refused (server-side only; never sent). */
