@@ -1,6 +1,6 @@
 import { DropsAuthError, ERROR_BRAND, type ErrorBody } from './drops-auth-error.js';
 
-/** The one message every authentication failure answers with (DESIGN.md, "401 body"). */
+/** The one message every authentication failure answers with: the body of every 401, byte-identical whatever the reason. */
 export const UNAUTHENTICATED_MESSAGE = 'missing or invalid API key: sign in to the dashboard to mint one';
 
 /** The `WWW-Authenticate` challenge sent with every 401. */
