@@ -204,6 +204,9 @@ export class LocalIdentityProvider {
    * ```
    */
   static async start(options: LocalIdentityProviderOptions = {}): Promise<LocalIdentityProvider> {
+    const known = ['issuer', 'audience', 'port', 'maxAgeSeconds', 'clock'];
+    const unknown = Object.keys(options ?? {}).filter((key) => !known.includes(key));
+    if (unknown.length > 0) throw new TypeError(`LocalIdentityProvider.start: options: unknown option "${unknown[0]}"`);
     const key = await newSigningKey(1);
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
