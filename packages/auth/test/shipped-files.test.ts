@@ -17,6 +17,14 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((file) => join(dir, file));
 }
 
+describe('packages/auth dependencies', () => {
+  it('needs zod only at run time: no jose (ESM only), no test-runner peer (npm crashed on it for vitest 1 and 2)', () => {
+    const manifest = JSON.parse(readFileSync(join(packagesDir, 'auth', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(manifest.dependencies as object)).toEqual(['zod']);
+    expect(manifest.peerDependencies).toBeUndefined();
+  });
+});
+
 describe.each(PACKAGES)('packages/%s as published', (name) => {
   const dir = join(packagesDir, name);
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
