@@ -48,6 +48,10 @@ const internal = require('@drops/auth/internal');
     esmErrorIsCjs: new esm.UnavailableError('key_store') instanceof cjs.UnavailableError,
     esmErrorIsCjsBase: new esm.NotFoundError('x') instanceof cjs.DropsAuthError,
     internalErrorIsMain: fromInternal instanceof cjs.InvalidRequestError && fromInternal instanceof esm.DropsAuthError,
+    unbranded: Object.entries(cjs)
+      .filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error && !Object.hasOwn(v, Symbol.for('@drops/auth.error-brand')))
+      .map(([k]) => k),
+    newerErrors: new cjs.KeyLimitError(3) instanceof esm.KeyLimitError && new esm.RateLimitedError('slow down', 1) instanceof cjs.RateLimitedError,
     siblingIsNot: new cjs.NotFoundError('x') instanceof esm.UnauthenticatedError,
     plainErrorIsNot: new Error('x') instanceof esm.DropsAuthError,
     guard: esm.isDropsAuthError(new cjs.InvalidRequestError('x')) && cjs.isDropsAuthError(new esm.InvalidRequestError('x')),
@@ -71,6 +75,8 @@ describe('CommonJS', () => {
       esmErrorIsCjs: true,
       esmErrorIsCjsBase: true,
       internalErrorIsMain: true,
+      unbranded: [],
+      newerErrors: true,
       siblingIsNot: false,
       plainErrorIsNot: false,
       guard: true,

@@ -66,12 +66,9 @@ export class LastUsedBatcher {
   constructor(options: LastUsedBatcherOptions) {
     const parsed = parseOptions(optionsSchema(), options, 'new LastUsedBatcher');
     this.#flush = options.flush;
-import * as z from 'zod/mini';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
-import { RecentMap } from '../recent-map.js';
-
-/** Default `maxTrackedKeys`: keys a {@link LastUsedBatcher} remembers at most, per map. */
-export const DEFAULT_MAX_TRACKED_KEYS = 100_000;
+    this.#minIntervalMs = parsed.minIntervalMs;
+    this.#maxTrackedKeys = parsed.maxTrackedKeys;
+    this.#lastRecorded = new RecentMap(this.#maxTrackedKeys);
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.flushIntervalMs);
     // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno

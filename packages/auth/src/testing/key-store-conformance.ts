@@ -188,24 +188,24 @@ export function describeKeyStoreConformance(
       it('creates below the limit, refuses at it without storing, and a revoke frees a slot', async () => {
         const create = createWithinLimit(h.store);
         const keys = Array.from({ length: 3 }, () => sampleKeyRecord({ accountId: 'acct_limit' }));
-        for (const k of keys) expect(await create(k, 3)).toBe(true);
+        for (const k of keys) assert.equal(await create(k, 3), true);
         const over = sampleKeyRecord({ accountId: 'acct_limit' });
-        expect(await create(over, 3)).toBe(false);
-        expect(await h.store.findActive(over.id)).toBeNull();
-        expect(await h.store.listByAccount('acct_limit')).toHaveLength(3);
+        assert.equal(await create(over, 3), false);
+        assert.equal(await h.store.findActive(over.id), null);
+        assert.equal((await h.store.listByAccount('acct_limit')).length, 3);
         // Another account has its own count.
-        expect(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3)).toBe(true);
+        assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3), true);
         // Revoked keys do not count.
-        expect(await h.store.revoke('acct_limit', keys[0]!.id, new Date())).toBe(true);
-        expect(await create(over, 3)).toBe(true);
-        expect(await h.store.findActive(over.id)).toEqual({ id: over.id, accountId: 'acct_limit' });
-        expect(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3)).toBe(false);
+        assert.equal(await h.store.revoke('acct_limit', keys[0]!.id, new Date()), true);
+        assert.equal(await create(over, 3), true);
+        assert.deepStrictEqual(await h.store.findActive(over.id), { id: over.id, accountId: 'acct_limit' });
+        assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3), false);
       });
 
       it('rejects a duplicate id as create does', async () => {
         const key = sampleKeyRecord({ accountId: 'acct_limit_dup' });
-        expect(await createWithinLimit(h.store)(key, 10)).toBe(true);
-        await expect(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10)).rejects.toThrow();
+        assert.equal(await createWithinLimit(h.store)(key, 10), true);
+        await assert.rejects(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10));
       });
 
       it('never lets concurrent creates pass the limit', async () => {
@@ -214,8 +214,8 @@ export function describeKeyStoreConformance(
         for (let i = 0; i < 4; i++) await h.store.create(sampleKeyRecord({ accountId: 'acct_race' }));
         const racers = Array.from({ length: 12 }, () => sampleKeyRecord({ accountId: 'acct_race' }));
         const results = await Promise.all(racers.map((k) => create(k, 5)));
-        expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await h.store.listByAccount('acct_race')).toHaveLength(5);
+        assert.equal(results.filter(Boolean).length, 1);
+        assert.equal((await h.store.listByAccount('acct_race')).length, 5);
       });
 
       if (capabilities.shared === true) {
@@ -226,8 +226,8 @@ export function describeKeyStoreConformance(
           const results = await Promise.all(
             racers.map((k, i) => createWithinLimit(i % 2 === 0 ? h.store : peer)(k, 3)),
           );
-          expect(results.filter(Boolean)).toHaveLength(3);
-          expect(await h.store.listByAccount('acct_race_shared')).toHaveLength(3);
+          assert.equal(results.filter(Boolean).length, 3);
+          assert.equal((await h.store.listByAccount('acct_race_shared')).length, 3);
         });
       }
     });
