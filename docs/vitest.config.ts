@@ -4,6 +4,6 @@ export default defineProject({
   test: {
     name: 'docs',
     include: ['*.test.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
   },
 });

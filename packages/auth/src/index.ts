@@ -5,5 +5,4 @@ export * from './id-token/index.js';
 export * from './authenticator/index.js';
 export * from './keys/index.js';
 export * from './web/index.js';
-export * from './http/index.js';
 export { systemClock, type Clock } from './clock.js';

@@ -1,4 +1,5 @@
-import { authorizationOfNodeRequest, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
+import type { Authenticator, CredentialType } from '@drops/auth';
+import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/internal';
 import type { RequestHandler } from 'express';
 import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
 import './request-auth.js';

@@ -1,11 +1,11 @@
 import {
-  DEFAULT_KEYS_BODY_LIMIT,
   MethodNotAllowedError,
   NotFoundError,
   UnauthenticatedError,
   type Authenticator,
   type KeyManager,
 } from '@drops/auth';
+import { DEFAULT_KEYS_BODY_LIMIT, mintOptionsFromBody } from '@drops/auth/internal';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { authMiddleware } from './auth-middleware.js';
 import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
@@ -82,7 +82,7 @@ export function createKeysRouter(
         // Refuse an API key before reading a byte of the body (and before setting any header).
         if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
         const body = await readKeysBody(req, bodyLimit);
-        const minted = await keys.mint(principal, body);
+        const minted = await keys.mint(principal, mintOptionsFromBody(body));
         res.setHeader('cache-control', 'no-store');
         res.status(201).json(minted);
       }),

@@ -1,4 +1,4 @@
-import { parseJsonText, readJsonBody } from '@drops/auth';
+import { parseJsonText, readJsonBody } from '@drops/auth/internal';
 import type { Request } from 'express';
 
 /**

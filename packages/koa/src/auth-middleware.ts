@@ -1,4 +1,5 @@
-import { authorizationOfNodeRequest, DropsAuthError, parseAccept, type Authenticator, type CredentialType } from '@drops/auth';
+import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/auth';
+import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/internal';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { respondWithError } from './respond-with-error.js';

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_KEYS_BODY_LIMIT,
   DropsAuthError,
   MethodNotAllowedError,
   NotFoundError,
@@ -7,6 +6,7 @@ import {
   type Authenticator,
   type KeyManager,
 } from '@drops/auth';
+import { DEFAULT_KEYS_BODY_LIMIT, mintOptionsFromBody } from '@drops/auth/internal';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { authMiddleware } from './auth-middleware.js';
@@ -81,7 +81,7 @@ export function createKeysRouter(
     route(async (ctx) => {
       // Refuse an API key before reading a byte of the body: a bad body must not answer 400 here.
       if (ctx.state.auth.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const minted = await keys.mint(ctx.state.auth, await readKeysBody(ctx, bodyLimit));
+      const minted = await keys.mint(ctx.state.auth, mintOptionsFromBody(await readKeysBody(ctx, bodyLimit)));
       ctx.status = 201;
       ctx.set('cache-control', 'no-store');
       ctx.body = minted;

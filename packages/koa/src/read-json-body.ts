@@ -1,4 +1,4 @@
-import { readJsonBody } from '@drops/auth';
+import { readJsonBody } from '@drops/auth/internal';
 import type { Context } from 'koa';
 
 /**

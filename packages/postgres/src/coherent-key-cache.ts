@@ -1,7 +1,7 @@
 import type { ActiveKey } from '@drops/auth';
 
 /**
- * Active keys kept in memory under a lease (docs/revocation.md): a key answers from here only
+ * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
  * while the monotonic clock is before the lease's local deadline. Past it the cache lapses: it
  * empties and every lookup goes to the database until a new lease is granted.
  *

@@ -2,7 +2,7 @@ import type { SqlExecutor } from './queryable.js';
 
 /**
  * One database connection kept for a single purpose, outside the pool's rotation: the session a
- * caching {@link PostgresKeyStore} `LISTEN`s on and renews its lease over (docs/revocation.md).
+ * caching {@link PostgresKeyStore} `LISTEN`s on and renews its lease over (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md).
  * Notifications arrive on it in commit order.
  *
  * @example

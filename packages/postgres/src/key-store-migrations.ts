@@ -22,9 +22,9 @@ export const KEY_STORE_NAMESPACE = 'drops_auth_keys';
  */
 export const KEYS_TABLE = 'drops_auth_keys';
 
-/** The one-row table of the revocation revision counter (docs/revocation.md). @internal */
+/** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
-/** Cache leases: one row per listening session of a caching instance (docs/revocation.md). @internal */
+/** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const LEASES_TABLE = 'drops_auth_leases';
 /** The channel revocations are announced on, payload `<revision>:<key id>`. @internal */
 export const REVOCATIONS_CHANNEL = 'drops_auth_revocations';
@@ -33,7 +33,7 @@ export const ACKS_CHANNEL = 'drops_auth_acks';
 /**
  * The SQL function every revocation goes through, operators' included:
  * `select * from drops_auth_revoke_key('<id>')` returns `(revoked, revision)`; then wait until
- * `select drops_auth_revocation_pending(<revision>)` is 0 (docs/revocation.md).
+ * `select drops_auth_revocation_pending(<revision>)` is 0 (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md).
  *
  * @example
  * ```ts
@@ -106,7 +106,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
   {
     version: 3,
     name: 'revocation revisions and cache leases',
-    // docs/revocation.md: every revocation takes the next revision (the counter row's lock orders
+    // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md: every revocation takes the next revision (the counter row's lock orders
     // concurrent ones, so revisions commit in increasing order) and NOTIFYs it in the same
     // transaction; each caching instance holds a lease row whose expiry the database clock sets and
     // acknowledges the revisions it has applied in seen_revision.

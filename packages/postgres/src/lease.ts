@@ -1,5 +1,5 @@
 /**
- * The timing of a cache lease (docs/revocation.md). The database sets a lease row's expiry with
+ * The timing of a cache lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). The database sets a lease row's expiry with
  * its own clock (`now() + leaseMs`); the instance trusts its cache until its local deadline:
  * the monotonic time read before the renewal was sent, plus the lease, minus a margin for the
  * difference in clock rates. The renewal executes after it was sent, so the row expires after the

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { migrate } from './migrate.js';
 import { openPGliteKeyStore } from './open-key-store.js';
@@ -27,6 +27,7 @@ afterAll(async () => {
 });
 
 describeKeyStoreConformance(
+  { describe, it, beforeEach, afterEach },
   'PostgresKeyStore on PGlite in memory',
   async () => {
     await memory.query(`truncate ${KEYS_TABLE}`);
@@ -46,6 +47,7 @@ describeKeyStoreConformance(
 );
 
 describeKeyStoreConformance(
+  { describe, it, beforeEach, afterEach },
   'PostgresKeyStore on PGlite on disk',
   async () => {
     await disk.query(`truncate ${KEYS_TABLE}`);

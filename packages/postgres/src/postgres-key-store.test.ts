@@ -1,6 +1,6 @@
 import { UnavailableError } from '@drops/auth';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgresKeyStore } from './open-key-store.js';
@@ -25,6 +25,7 @@ afterAll(async () => {
 
 for (const cache of [true, false]) {
   describeKeyStoreConformance(
+    { describe, it, beforeEach, afterEach },
     `PostgresKeyStore on PostgreSQL, cache ${cache ? 'on' : 'off'}`,
     async () => {
       await db.query(`truncate ${KEYS_TABLE}`);

@@ -1,4 +1,5 @@
-import { LastUsedBatcher, type ActiveKey, type KeyRecord, type KeyStore, type NewKeyRecord } from '@drops/auth';
+import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from '@drops/auth';
+import { LastUsedBatcher } from '@drops/auth/internal';
 import { KEYS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
@@ -45,7 +46,7 @@ export interface PostgresKeyStoreOptions {
    */
   readonly queryTimeoutMs?: number;
   /**
-   * On PostgreSQL, keep active keys in memory under a lease (docs/revocation.md): a key that
+   * On PostgreSQL, keep active keys in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key that
    * authenticated once costs no query, and a revoke on any instance returns only once no instance
    * accepts the key. `false`: every lookup is a query (revoke still announces and waits, for the
    * instances that do cache). Needs a `db` with `openSession` ({@link fromPgPool}); it takes one
@@ -145,7 +146,7 @@ export function checkStoreSettings(options: Omit<PostgresKeyStoreOptions, 'db'>)
  *
  * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL, keys
  *   found once answer from memory under a lease, and `revoke` on any instance resolves only when
- *   no instance accepts the key any more (docs/revocation.md; `cache: false` turns it off). On
+ *   no instance accepts the key any more (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
  *   PGlite, which only this process can change, keys found once answer from memory until a revoke
  *   through any store of this process drops them (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
@@ -172,7 +173,7 @@ export class PostgresKeyStore implements KeyStore {
   /** Only on an in-process database (PGlite): see `maxCachedKeys`. */
   readonly #cache: ActiveKeyCache | null;
   readonly #timeoutMs: number;
-  /** Only on PostgreSQL with `cache` on: see docs/revocation.md. */
+  /** Only on PostgreSQL with `cache` on: see https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md. */
   readonly #coherent: CoherentKeyCache | null = null;
   readonly #listener: RevocationListener | null = null;
   readonly #acknowledgements = new Set<() => void>();
@@ -319,7 +320,7 @@ export class PostgresKeyStore implements KeyStore {
    * Revokes the account's active key: `true` if this call revoked it, `false` if the account has
    * no active key with this id. Resolves only once no instance accepts the key: the revocation is
    * committed and announced, and every instance holding a cache lease has acknowledged it or its
-   * lease has expired (at most `leaseMs`; docs/revocation.md). For a key already revoked, it waits
+   * lease has expired (at most `leaseMs`; https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). For a key already revoked, it waits
    * for that earlier revocation the same way before resolving `false`.
    */
   async revoke(accountId: string, id: string, at: Date): Promise<boolean> {

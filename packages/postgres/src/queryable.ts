@@ -86,7 +86,7 @@ export interface Queryable extends SqlExecutor {
   readonly inProcess?: { readonly engine: object; isOpen(): boolean };
   /**
    * Opens a connection of its own, outside the pool's rotation, for `LISTEN` and lease renewal
-   * (docs/revocation.md). {@link fromPgPool} provides it; without it a store does not cache keys.
+   * (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). {@link fromPgPool} provides it; without it a store does not cache keys.
    */
   readonly openSession?: () => Promise<DedicatedSession>;
 }

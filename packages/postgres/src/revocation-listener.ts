@@ -6,7 +6,7 @@ import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 const SQL = {
   listen: `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}`,
   // After LISTEN: revisions up to the one read here committed before this lease began, so reads
-  // made under it already see them (docs/revocation.md). Earlier sessions of this instance lapsed
+  // made under it already see them (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). Earlier sessions of this instance lapsed
   // before this one began: their rows go, so no revoker waits on them.
   acquire: `with gone as (
       delete from ${LEASES_TABLE} where instance_id = $2 or expires_at < now() - interval '1 hour'
@@ -38,7 +38,7 @@ export interface RevocationListenerOptions extends LeaseTiming {
 class SessionLost extends Error {}
 
 /**
- * Keeps this instance's lease and applies revocations (docs/revocation.md): one dedicated session
+ * Keeps this instance's lease and applies revocations (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): one dedicated session
  * that LISTENs, holds a lease row renewed every lease/3, drops each announced key from the cache
  * and acknowledges its revision at once. Any failure of the session lapses the cache, then a new
  * session (with a new lease row) is opened, with a growing pause between attempts.

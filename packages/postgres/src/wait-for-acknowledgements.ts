@@ -2,7 +2,7 @@ import { LEASES_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 
 /**
- * How a revocation's wait went (docs/revocation.md): passed to `onRevocationWait`, ready to
+ * How a revocation's wait went (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): passed to `onRevocationWait`, ready to
  * publish as a metric or on a diagnostics channel.
  *
  * @example

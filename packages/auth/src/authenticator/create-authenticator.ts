@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { keyIdOf } from '../api-key/key-id.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
@@ -7,6 +7,7 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type HeadersLike } from './parse-authorization.js';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
 /**
@@ -52,27 +53,31 @@ export interface Authenticator {
   authenticateOptional(source: AuthorizationSource, options?: AuthenticateOptions): Promise<Principal | null>;
 }
 
-const credentialTypeSchema = z.enum(['api_key', 'id_token']);
-const acceptSchema = z.array(credentialTypeSchema).min(1).readonly();
+const KEY_STORE_METHODS = ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse'] as const;
 
-const optionsSchema = z.object({
-  keyStore: z.custom<KeyStore>(
-    (v) =>
-      typeof v === 'object' &&
-      v !== null &&
-      ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse'].every(
-        (m) => typeof (v as Record<string, unknown>)[m] === 'function',
-      ),
-    { message: 'keyStore must implement KeyStore (create, findActive, listByAccount, revoke, recordUse)' },
-  ),
-  idTokenVerifier: z
-    .custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
-      message: 'idTokenVerifier must have a verify(token) method',
-    })
-    .optional(),
-  resolveAccount: z.custom<ResolveAccount>((v) => typeof v === 'function').optional(),
-  clock: z.custom<Clock>((v) => typeof v === 'function').optional(),
-});
+/** Whether `value` has every method of a {@link KeyStore}. */
+function isKeyStore(value: unknown): value is KeyStore {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    KEY_STORE_METHODS.every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
+  );
+}
+
+const optionsSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    keyStore: z.custom<KeyStore>(isKeyStore, {
+      error: 'expected a KeyStore (create, findActive, listByAccount, revoke, recordUse)',
+    }),
+    idTokenVerifier: z.optional(
+      z.custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
+        error: 'expected an IdTokenVerifier (a verify(token) method)',
+      }),
+    ),
+    resolveAccount: z.optional(z.custom<ResolveAccount>((v) => typeof v === 'function', { error: 'expected a function' })),
+    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+  }),
+);
 
 /**
  * Validates an `accept` list once, so routes can build their options at start-up.
@@ -80,11 +85,14 @@ const optionsSchema = z.object({
  */
 export function parseAccept(accept: readonly CredentialType[] | undefined): readonly CredentialType[] {
   if (accept === undefined) return ALL_CREDENTIAL_TYPES;
-  const parsed = acceptSchema.safeParse(accept);
-  if (!parsed.success) {
-    throw new TypeError(`accept must be a non-empty list of 'api_key' | 'id_token': ${parsed.error.message}`);
+  if (
+    !Array.isArray(accept) ||
+    accept.length === 0 ||
+    !accept.every((type: unknown) => (ALL_CREDENTIAL_TYPES as readonly unknown[]).includes(type))
+  ) {
+    throw new TypeError(`accept must be a non-empty list of 'api_key' | 'id_token', got ${JSON.stringify(accept)}`);
   }
-  return parsed.data;
+  return Object.freeze([...accept]);
 }
 
 function keyStoreUnavailable(cause: unknown): UnavailableError {
@@ -119,8 +127,7 @@ function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
  * ```
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) throw new TypeError(`invalid authenticator options: ${parsed.error.message}`);
+  parseOptions(optionsSchema(), options, 'createAuthenticator');
   const { keyStore, idTokenVerifier } = options;
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
   const clock = options.clock ?? systemClock;

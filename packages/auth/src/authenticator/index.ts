@@ -1,6 +1,5 @@
 export {
   createAuthenticator,
-  parseAccept,
   type Authenticator,
   type AuthenticatorOptions,
   type AuthenticateOptions,
@@ -10,10 +9,8 @@ export {
 export {
   parseAuthorization,
   authorizationOf,
-  authorizationOfNodeRequest,
   MAX_AUTHORIZATION_LENGTH,
   type BearerCredential,
   type HeadersLike,
-  type NodeRequestLike,
 } from './parse-authorization.js';
 export { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';

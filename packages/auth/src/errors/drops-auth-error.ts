@@ -6,6 +6,42 @@ export interface ErrorBody {
 }
 
 /**
+ * The key of a class's brand: a `Symbol.for`, so it is the same symbol in every copy of
+ * `@drops/auth` loaded in a process (the ESM and the CommonJS build, two installed versions).
+ * @internal
+ */
+export const ERROR_BRAND: unique symbol = Symbol.for('@drops/auth.error-brand') as never;
+
+/** The brands of an error instance: its class's and every ancestor's, nearest first. */
+const INSTANCE_BRANDS = Symbol.for('@drops/auth.error-brands');
+
+type BrandedClass = { readonly [ERROR_BRAND]?: string };
+
+function brandsOf(value: unknown): readonly string[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const brands = (value as { [INSTANCE_BRANDS]?: unknown })[INSTANCE_BRANDS];
+  return Array.isArray(brands) ? brands : undefined;
+}
+
+/**
+ * Whether `value` is a drops-auth error from any copy of `@drops/auth` in the process: the ESM
+ * and CommonJS builds each have their own classes, and `instanceof` (which this package makes
+ * work across copies too) is not always available to the caller, e.g. in a type guard.
+ *
+ * @example
+ * ```ts
+ * import { isDropsAuthError } from '@drops/auth';
+ *
+ * function statusOf(error: unknown): number {
+ *   return isDropsAuthError(error) ? error.status : 500;
+ * }
+ * ```
+ */
+export function isDropsAuthError(value: unknown): value is DropsAuthError {
+  return brandsOf(value)?.includes('DropsAuthError') === true;
+}
+
+/**
  * The one error hierarchy of drops-auth. Every error knows the HTTP answer it stands for, so
  * adapters never build an auth response by hand: they send `status`, `headers` and `body`.
  *
@@ -23,6 +59,19 @@ export interface ErrorBody {
  * ```
  */
 export abstract class DropsAuthError extends Error {
+  /** @internal */
+  static readonly [ERROR_BRAND]: string = 'DropsAuthError';
+
+  /**
+   * `instanceof` by brand rather than by prototype, so an error thrown by the CommonJS copy of
+   * `@drops/auth` is recognised by the ESM copy and the other way round. A subclass without a
+   * brand of its own (an application's) falls back to the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (!Object.hasOwn(this, ERROR_BRAND)) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return brandsOf(value)?.includes((this as BrandedClass)[ERROR_BRAND]!) === true;
+  }
+
   /** A stable machine-readable code, e.g. `ERR_UNAUTHENTICATED`. */
   abstract readonly code: string;
   /** The HTTP status this error answers with. */
@@ -30,7 +79,13 @@ export abstract class DropsAuthError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = this.constructor.name;
+    const brands: string[] = [];
+    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, ERROR_BRAND)) brands.push((c as BrandedClass)[ERROR_BRAND]!);
+    }
+    Object.defineProperty(this, INSTANCE_BRANDS, { value: Object.freeze(brands) });
+    // The brand, not `constructor.name`: a minifying bundler renames classes.
+    this.name = Object.hasOwn(new.target, ERROR_BRAND) ? brands[0]! : new.target.name;
   }
 
   /** HTTP headers to send with the answer (always includes `content-type`). */

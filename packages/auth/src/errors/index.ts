@@ -1,4 +1,4 @@
-export { DropsAuthError, type ErrorBody } from './drops-auth-error.js';
+export { DropsAuthError, isDropsAuthError, type ErrorBody } from './drops-auth-error.js';
 export {
   UnauthenticatedError,
   UNAUTHENTICATED_MESSAGE,

@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
  * The caller sent input that cannot be used (a key id that is not 64 lowercase hex, a name that
@@ -10,6 +10,8 @@ import { DropsAuthError } from './drops-auth-error.js';
  * ```
  */
 export class InvalidRequestError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'InvalidRequestError';
   readonly code = 'ERR_INVALID_REQUEST';
   readonly status = 400;
 }

@@ -1,4 +1,4 @@
-import { DropsAuthError, type ErrorBody } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND, type ErrorBody } from './drops-auth-error.js';
 
 /** The body of a {@link KeyLimitError}: the message and the limit, so a client can say what to do. */
 export interface KeyLimitErrorBody extends ErrorBody {
@@ -22,6 +22,8 @@ export interface KeyLimitErrorBody extends ErrorBody {
  * ```
  */
 export class KeyLimitError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'KeyLimitError';
   readonly code = 'ERR_KEY_LIMIT';
   readonly status = 409;
   /** Active keys an account may hold. */

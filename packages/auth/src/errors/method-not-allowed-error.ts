@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
  * The path exists but not with this method. Answers `405 {"error": …}` with `Allow`. Adapters send
@@ -10,6 +10,8 @@ import { DropsAuthError } from './drops-auth-error.js';
  * ```
  */
 export class MethodNotAllowedError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'MethodNotAllowedError';
   readonly code = 'ERR_METHOD_NOT_ALLOWED';
   readonly status = 405;
   /** The methods the path answers to. */

@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
  * The thing asked for does not exist for this caller: for keys, the account has no active key
@@ -10,6 +10,8 @@ import { DropsAuthError } from './drops-auth-error.js';
  * ```
  */
 export class NotFoundError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'NotFoundError';
   readonly code = 'ERR_NOT_FOUND';
   readonly status = 404;
 }

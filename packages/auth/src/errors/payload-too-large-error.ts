@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
  * The request body was larger than the route accepts. Answers `413 {"error": …}`.
@@ -9,6 +9,8 @@ import { DropsAuthError } from './drops-auth-error.js';
  * ```
  */
 export class PayloadTooLargeError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'PayloadTooLargeError';
   readonly code = 'ERR_PAYLOAD_TOO_LARGE';
   readonly status = 413;
 }

@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
  * Too many requests of one kind from one account (minting keys, `mintRateLimit`): answers
@@ -11,6 +11,8 @@ import { DropsAuthError } from './drops-auth-error.js';
  * ```
  */
 export class RateLimitedError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'RateLimitedError';
   readonly code = 'ERR_RATE_LIMITED';
   readonly status = 429;
   /** Whole seconds until the next request is allowed (at least 1). */

@@ -1,6 +1,6 @@
-import { DropsAuthError, type ErrorBody } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND, type ErrorBody } from './drops-auth-error.js';
 
-/** The one message every authentication failure answers with (DESIGN.md, "401 body"). */
+/** The one message every authentication failure answers with: the body of every 401, byte-identical whatever the reason. */
 export const UNAUTHENTICATED_MESSAGE = 'missing or invalid API key: sign in to the dashboard to mint one';
 
 /** The `WWW-Authenticate` challenge sent with every 401. */
@@ -35,6 +35,8 @@ export type UnauthenticatedReason =
  * ```
  */
 export class UnauthenticatedError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'UnauthenticatedError';
   readonly code = 'ERR_UNAUTHENTICATED';
   readonly status = 401;
   /** Why the credential was refused (server-side only; never sent). */

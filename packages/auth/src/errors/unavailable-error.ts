@@ -1,4 +1,4 @@
-import { DropsAuthError } from './drops-auth-error.js';
+import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /** Which dependency failed. */
 export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver';
@@ -13,6 +13,8 @@ export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account
  * ```
  */
 export class UnavailableError extends DropsAuthError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'UnavailableError';
   readonly code = 'ERR_UNAVAILABLE';
   readonly status = 503;
   readonly dependency: UnavailableDependency;

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { isLoopbackUrl } from './is-loopback-url.js';
 
 /**
@@ -49,30 +50,34 @@ export interface ResolvedIdTokenVerifierOptions {
   readonly maxCachedTokens: number;
 }
 
-const nonEmpty = z.string().min(1);
-const duration = (max: number) => z.number().int().min(0).max(max);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const schema = z.strictObject({
-  issuer: nonEmpty,
-  audience: z.union([nonEmpty, z.array(nonEmpty).min(1)]),
-  jwksUrl: nonEmpty.refine(
-    (value) => {
-      if (!URL.canParse(value)) return false;
-      const url = new URL(value);
-      return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url));
-    },
-    { message: 'must be an https: URL (http: only for 127.0.0.0/8, localhost or [::1])' },
-  ),
-  clockToleranceSeconds: z.number().min(0).max(300).default(5),
-  clock: z.custom<Clock>((v) => typeof v === 'function', 'must be a function').optional(),
-  fetch: z.custom<typeof fetch>((v) => typeof v === 'function', 'must be a function').optional(),
-  fetchTimeoutMs: z.number().int().min(1).max(60_000).default(5_000),
-  unknownKidCooldownMs: duration(DAY).default(30_000),
-  defaultMaxAgeMs: duration(DAY).default(10 * 60_000),
-  staleWhileErrorMs: duration(7 * DAY).default(HOUR),
-  maxCachedTokens: duration(10_000_000).default(10_000),
+function isAllowedJwksUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url));
+}
+
+const schema = /* @__PURE__ */ lazySchema(() => {
+  const nonEmpty = z.string().check(z.minLength(1));
+  const duration = (max: number) => z.int().check(z.minimum(0), z.maximum(max));
+  const fn = <T>() => z.optional(z.custom<T>((v) => typeof v === 'function', { error: 'expected a function' }));
+  return z.strictObject({
+    issuer: nonEmpty,
+    audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),
+    jwksUrl: nonEmpty.check(
+      z.refine(isAllowedJwksUrl, { error: 'must be an https: URL (http: only for 127.0.0.0/8, localhost or [::1])' }),
+    ),
+    clockToleranceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(300)), 5),
+    clock: fn<Clock>(),
+    fetch: fn<typeof fetch>(),
+    fetchTimeoutMs: z._default(z.int().check(z.minimum(1), z.maximum(60_000)), 5_000),
+    unknownKidCooldownMs: z._default(duration(DAY), 30_000),
+    defaultMaxAgeMs: z._default(duration(DAY), 10 * 60_000),
+    staleWhileErrorMs: z._default(duration(7 * DAY), HOUR),
+    maxCachedTokens: z._default(duration(10_000_000), 10_000),
+  });
 });
 
 /**
@@ -80,11 +85,7 @@ const schema = z.strictObject({
  * minutes) is a `TypeError` here rather than a surprise on the first request.
  */
 export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVerifierOptions {
-  const result = schema.safeParse(options);
-  if (!result.success) {
-    throw new TypeError(`createIdTokenVerifier: invalid options\n${z.prettifyError(result.error)}`);
-  }
-  const o = result.data;
+  const o = parseOptions(schema(), options, 'createIdTokenVerifier');
   const fetchImpl = o.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw new TypeError('createIdTokenVerifier: no global fetch; pass the `fetch` option');

@@ -22,6 +22,8 @@ export const FIREBASE_JWKS_URL =
  * ```
  */
 export function firebase(options: { readonly projectId: string }): IdentityProviderSettings {
+  const unknown = typeof options === 'object' && options !== null ? Object.keys(options).filter((k) => k !== 'projectId') : [];
+  if (unknown.length > 0) throw new TypeError(`firebase(): unknown option "${unknown[0]}"`);
   const projectId = options?.projectId;
   // Firebase project ids: 6-30 chars of lowercase letters, digits and hyphens.
   if (typeof projectId !== 'string' || !/^[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/.test(projectId)) {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { RecentMap } from '../recent-map.js';
 
 /** Default `maxTrackedKeys`: keys a {@link LastUsedBatcher} remembers at most, per map. */
@@ -23,12 +24,15 @@ export interface LastUsedBatcherOptions {
   maxTrackedKeys?: number;
 }
 
-const optionsSchema = z.object({
-  flush: z.function(),
-  minIntervalMs: z.number().int().nonnegative().default(60_000),
-  flushIntervalMs: z.number().int().positive().default(5_000),
-  onError: z.function().optional(),
-  maxTrackedKeys: z.number().int().positive().default(DEFAULT_MAX_TRACKED_KEYS),
+const optionsSchema = /* @__PURE__ */ lazySchema(() => {
+  const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' });
+  return z.strictObject({
+    flush: fn,
+    minIntervalMs: z._default(z.int().check(z.minimum(0)), 60_000),
+    flushIntervalMs: z._default(z.int().check(z.minimum(1)), 5_000),
+    onError: z.optional(fn),
+    maxTrackedKeys: z._default(z.int().check(z.minimum(1)), DEFAULT_MAX_TRACKED_KEYS),
+  });
 });
 
 /**
@@ -60,14 +64,13 @@ export class LastUsedBatcher {
   #closed = false;
 
   constructor(options: LastUsedBatcherOptions) {
-    const parsed = optionsSchema.safeParse(options);
-    if (!parsed.success) throw new TypeError(`invalid LastUsedBatcher options: ${parsed.error.message}`);
+    const parsed = parseOptions(optionsSchema(), options, 'new LastUsedBatcher');
     this.#flush = options.flush;
-    this.#minIntervalMs = parsed.data.minIntervalMs;
-    this.#maxTrackedKeys = parsed.data.maxTrackedKeys;
+    this.#minIntervalMs = parsed.minIntervalMs;
+    this.#maxTrackedKeys = parsed.maxTrackedKeys;
     this.#lastRecorded = new RecentMap(this.#maxTrackedKeys);
     this.#onError = options.onError ?? (() => {});
-    this.#timer = setInterval(() => void this.flush(), parsed.data.flushIntervalMs);
+    this.#timer = setInterval(() => void this.flush(), parsed.flushIntervalMs);
     // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno
     // it is a number with Deno.unrefTimer; on workerd there is no process to keep alive.
     (this.#timer as { unref?: () => void }).unref?.();

@@ -1,4 +1,16 @@
+import * as z from 'zod/mini';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
+
+/** Options of {@link MemoryKeyStore}. */
+export interface MemoryKeyStoreOptions {
+  /** Least time between two recorded uses of a key, in ms. Default 60 000. */
+  readonly minUseIntervalMs?: number;
+}
+
+const optionsSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({ minUseIntervalMs: z._default(z.number().check(z.minimum(0)), 60_000) }),
+);
 
 interface MemoryRow {
   readonly record: NewKeyRecord;
@@ -23,8 +35,8 @@ export class MemoryKeyStore implements KeyStore {
   readonly #minUseIntervalMs: number;
 
   /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
-  constructor(options: { minUseIntervalMs?: number } = {}) {
-    this.#minUseIntervalMs = options.minUseIntervalMs ?? 60_000;
+  constructor(options: MemoryKeyStoreOptions = {}) {
+    this.#minUseIntervalMs = parseOptions(optionsSchema(), options, 'new MemoryKeyStore').minUseIntervalMs;
   }
 
   async create(key: NewKeyRecord): Promise<void> {

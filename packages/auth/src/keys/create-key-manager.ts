@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isKeyId } from '../api-key/api-key-format.js';
 import { generateApiKey, type RandomSource } from '../api-key/generate-api-key.js';
 import type { Principal } from '../authenticator/principal.js';
@@ -10,11 +10,10 @@ import { RateLimitedError } from '../errors/rate-limited-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
 import { MintRateLimiter } from './mint-rate-limiter.js';
-
-/** Longest key name accepted. */
-export const MAX_KEY_NAME_LENGTH = 64;
+import { parseMintOptions, type MintOptions } from './mint-options.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
@@ -53,10 +52,11 @@ export interface KeyManagerOptions {
 export interface KeyManager {
   /**
    * Mints a key for the principal's account. Only an ID token may mint (an API key gets the
-   * uniform 401). `body` is the request body: nothing, or `{ "name": "ci-main" }`.
-   * The result is the 201 body and the only time the secret is ever returned.
+   * uniform 401). `options` may come from a request body: anything but `{ name?: string }` is an
+   * `InvalidRequestError` (400). The result is the 201 body and the only time the secret is ever
+   * returned.
    */
-  mint(principal: Principal, body?: unknown): Promise<MintedKeyJson>;
+  mint(principal: Principal, options?: MintOptions): Promise<MintedKeyJson>;
   /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
   list(principal: Principal): Promise<KeyJson[]>;
   /**
@@ -66,41 +66,22 @@ export interface KeyManager {
   revoke(principal: Principal, id: string): Promise<void>;
 }
 
-const mintBodySchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'name must not be empty')
-      .max(MAX_KEY_NAME_LENGTH, `name must be at most ${MAX_KEY_NAME_LENGTH} characters`)
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]*$/, 'name must not contain control characters')
-      .optional(),
-  })
-  .strict();
-
-const optionsSchema = z.object({
-  keyStore: z.custom<KeyStore>((v) => typeof (v as KeyStore | undefined)?.create === 'function', {
-    message: 'keyStore must implement KeyStore',
+const optionsSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    keyStore: z.custom<KeyStore>((v) => typeof (v as KeyStore | undefined)?.create === 'function', {
+      error: 'expected a KeyStore',
+    }),
+    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+    random: z.optional(z.custom<RandomSource>((v) => typeof v === 'function', { error: 'expected a function' })),
+    maxKeysPerAccount: z.optional(z.int().check(z.positive())),
+    mintRateLimit: z.optional(
+      z.union([
+        z.literal(false),
+        z.strictObject({ max: z.int().check(z.positive()), windowMs: z.int().check(z.positive()) }),
+      ]),
+    ),
   }),
-  clock: z.custom<Clock>((v) => typeof v === 'function').optional(),
-  random: z.custom<RandomSource>((v) => typeof v === 'function').optional(),
-  maxKeysPerAccount: z.number().int().positive().optional(),
-  mintRateLimit: z
-    .union([z.literal(false), z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() })])
-    .optional(),
-});
-
-function parseMintBody(body: unknown): string | null {
-  if (body === undefined || body === null || body === '') return null;
-  const parsed = mintBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const message = issue?.code === 'unrecognized_keys' ? 'only "name" may be sent' : issue?.message;
-    throw new InvalidRequestError(`invalid key request: ${message ?? 'expected {"name": string}'}`);
-  }
-  return parsed.data.name ?? null;
-}
+);
 
 function provenanceOf(principal: Principal & { credential: 'id_token' }): KeyProvenance {
   const { claims } = principal;
@@ -148,8 +129,7 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
  * ```
  */
 export function createKeyManager(options: KeyManagerOptions): KeyManager {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) throw new TypeError(`invalid key manager options: ${parsed.error.message}`);
+  parseOptions(optionsSchema(), options, 'createKeyManager');
   const { keyStore } = options;
   const clock = options.clock ?? systemClock;
   const random = options.random;
@@ -162,9 +142,9 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       : createCounted(keyStore, key, maxKeys);
 
   return {
-    async mint(principal, body) {
+    async mint(principal, mintOptions) {
       if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const name = parseMintBody(body);
+      const name = parseMintOptions(mintOptions);
       const now = clock();
       const waitMs = limiter?.take(principal.accountId, now) ?? 0;
       if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);

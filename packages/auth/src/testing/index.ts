@@ -1,5 +1,5 @@
 // Test helpers with no test-runner dependency: safe to import from a development server too.
-// The KeyStore conformance suite needs vitest and lives at `@drops/auth/testing/conformance`.
+// The KeyStore conformance suite lives at `@drops/auth/testing/conformance`.
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';

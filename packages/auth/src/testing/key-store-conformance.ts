@@ -1,7 +1,22 @@
-import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { sampleKeyRecord } from './sample-key-record.js';
+
+/** A hook or test body: may return a promise. */
+type TestBody = () => unknown;
+
+/**
+ * The four functions of the test runner the suite registers its tests with: vitest (any
+ * version), jest, mocha and `node:test` all provide them. Passed in, so `@drops/auth` depends on
+ * no test runner.
+ */
+export interface ConformanceTestApi {
+  readonly describe: (name: string, body: () => void) => unknown;
+  readonly it: (name: string, body: TestBody) => unknown;
+  readonly beforeEach: (body: TestBody) => unknown;
+  readonly afterEach: (body: TestBody) => unknown;
+}
 
 /** What a store under test is made of. */
 export interface KeyStoreHarness {
@@ -29,22 +44,33 @@ export interface KeyStoreCapabilities {
 }
 
 /**
- * The conformance suite every {@link KeyStore} runs. Call it inside a vitest file with a factory
- * that makes a fresh, empty store (and, where the store can, a peer over the same data).
+ * The conformance suite every {@link KeyStore} runs. Call it in a test file with your runner's
+ * `describe`, `it`, `beforeEach` and `afterEach` and a factory that makes a fresh, empty store
+ * (and, where the store can, a peer over the same data). Assertions use `node:assert`.
  *
  * @example
  * ```ts
- * import { describeKeyStoreConformance } from '@drops/auth/testing';
+ * import { afterEach, beforeEach, describe, it } from 'vitest';
  * import { MemoryKeyStore } from '@drops/auth';
+ * import { describeKeyStoreConformance } from '@drops/auth/testing/conformance';
  *
- * describeKeyStoreConformance('MemoryKeyStore', async () => ({ store: new MemoryKeyStore({ minUseIntervalMs: 0 }) }));
+ * describeKeyStoreConformance({ describe, it, beforeEach, afterEach }, 'MemoryKeyStore', async () => ({
+ *   store: new MemoryKeyStore({ minUseIntervalMs: 0 }),
+ * }));
  * ```
  */
 export function describeKeyStoreConformance(
+  test: ConformanceTestApi,
   name: string,
   makeHarness: () => Promise<KeyStoreHarness>,
   capabilities: KeyStoreCapabilities = {},
 ): void {
+  for (const fn of ['describe', 'it', 'beforeEach', 'afterEach'] as const) {
+    if (typeof test?.[fn] !== 'function') {
+      throw new TypeError(`describeKeyStoreConformance: test.${fn}: expected your test runner's ${fn} function`);
+    }
+  }
+  const { describe, it, beforeEach, afterEach } = test;
   describe(`KeyStore conformance: ${name}`, () => {
     let h: KeyStoreHarness;
     beforeEach(async () => {
@@ -57,26 +83,26 @@ export function describeKeyStoreConformance(
     it('finds a created key by id, with its account', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId });
     });
 
     it('answers null for an unknown id', async () => {
-      expect(await h.store.findActive(generateApiKey().id)).toBeNull();
+      assert.equal(await h.store.findActive(generateApiKey().id), null);
     });
 
     it('refuses to create a key id twice', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      await expect(h.store.create({ ...key, accountId: 'acct_other' })).rejects.toThrow();
-      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+      await assert.rejects(h.store.create({ ...key, accountId: 'acct_other' }));
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId });
     });
 
     it('never holds the secret', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
       const listed = await h.store.listByAccount(key.accountId);
-      expect(JSON.stringify(listed)).not.toContain(key.secret);
-      expect(JSON.stringify(listed)).not.toContain(key.secret.slice(12));
+      assert.ok(!JSON.stringify(listed).includes(key.secret));
+      assert.ok(!JSON.stringify(listed).includes(key.secret.slice(12)));
     });
 
     it('lists an account’s active keys newest first, with metadata only', async () => {
@@ -87,57 +113,57 @@ export function describeKeyStoreConformance(
       await h.store.create(newer);
       await h.store.create(other);
       const keys = await h.store.listByAccount('acct_list');
-      expect(keys.map((k) => k.id)).toEqual([newer.id, older.id]);
-      expect(keys[0]).toEqual({
+      assert.deepStrictEqual(keys.map((k) => k.id), [newer.id, older.id]);
+      assert.deepStrictEqual({ ...keys[0] }, {
         id: newer.id,
         prefix: newer.prefix,
         name: newer.name,
         createdAt: newer.createdAt,
         lastUsedAt: null,
       });
-      expect(await h.store.listByAccount('acct_nobody')).toEqual([]);
+      assert.deepStrictEqual(await h.store.listByAccount('acct_nobody'), []);
     });
 
     it('keeps a key without a name', async () => {
       const key = sampleKeyRecord({ name: null });
       await h.store.create(key);
       const [listed] = await h.store.listByAccount(key.accountId);
-      expect(listed?.name).toBeNull();
+      assert.equal(listed?.name, null);
     });
 
     it('revokes the owner’s key, after which it looks exactly like an unknown one', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(true);
+      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), true);
       const revoked = await h.store.findActive(key.id);
       const unknown = await h.store.findActive(generateApiKey().id);
-      expect(revoked).toBeNull();
-      expect(revoked).toStrictEqual(unknown);
-      expect(await h.store.listByAccount(key.accountId)).toEqual([]);
+      assert.equal(revoked, null);
+      assert.equal(unknown, null);
+      assert.deepStrictEqual(await h.store.listByAccount(key.accountId), []);
     });
 
     it('does not revoke another account’s key', async () => {
       const key = sampleKeyRecord({ accountId: 'acct_owner' });
       await h.store.create(key);
-      expect(await h.store.revoke('acct_attacker', key.id, new Date())).toBe(false);
-      expect(await h.store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_owner' });
+      assert.equal(await h.store.revoke('acct_attacker', key.id, new Date()), false);
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: 'acct_owner' });
     });
 
     it('answers false for revoking twice or an unknown id', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(true);
-      expect(await h.store.revoke(key.accountId, key.id, new Date())).toBe(false);
-      expect(await h.store.revoke(key.accountId, generateApiKey().id, new Date())).toBe(false);
+      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), true);
+      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), false);
+      assert.equal(await h.store.revoke(key.accountId, generateApiKey().id, new Date()), false);
     });
 
     it('mints in parallel without losing a key', async () => {
       const keys = Array.from({ length: 40 }, () => sampleKeyRecord({ accountId: 'acct_parallel' }));
       await Promise.all(keys.map((k) => h.store.create(k)));
       const listed = await h.store.listByAccount('acct_parallel');
-      expect(new Set(listed.map((k) => k.id))).toEqual(new Set(keys.map((k) => k.id)));
+      assert.deepStrictEqual(new Set(listed.map((k) => k.id)), new Set(keys.map((k) => k.id)));
       const found = await Promise.all(keys.map((k) => h.store.findActive(k.id)));
-      expect(found.every((f) => f !== null)).toBe(true);
+      assert.ok(found.every((f) => f !== null));
     });
 
     it('revokes in parallel exactly once each', async () => {
@@ -146,9 +172,9 @@ export function describeKeyStoreConformance(
       const results = await Promise.all(
         keys.flatMap((k) => [h.store.revoke(k.accountId, k.id, new Date()), h.store.revoke(k.accountId, k.id, new Date())]),
       );
-      expect(results.filter(Boolean)).toHaveLength(keys.length);
+      assert.equal(results.filter(Boolean).length, keys.length);
       const found = await Promise.all(keys.map((k) => h.store.findActive(k.id)));
-      expect(found.every((f) => f === null)).toBe(true);
+      assert.ok(found.every((f) => f === null));
     });
 
     describe('createWithinLimit', () => {
@@ -162,24 +188,24 @@ export function describeKeyStoreConformance(
       it('creates below the limit, refuses at it without storing, and a revoke frees a slot', async () => {
         const create = createWithinLimit(h.store);
         const keys = Array.from({ length: 3 }, () => sampleKeyRecord({ accountId: 'acct_limit' }));
-        for (const k of keys) expect(await create(k, 3)).toBe(true);
+        for (const k of keys) assert.equal(await create(k, 3), true);
         const over = sampleKeyRecord({ accountId: 'acct_limit' });
-        expect(await create(over, 3)).toBe(false);
-        expect(await h.store.findActive(over.id)).toBeNull();
-        expect(await h.store.listByAccount('acct_limit')).toHaveLength(3);
+        assert.equal(await create(over, 3), false);
+        assert.equal(await h.store.findActive(over.id), null);
+        assert.equal((await h.store.listByAccount('acct_limit')).length, 3);
         // Another account has its own count.
-        expect(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3)).toBe(true);
+        assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3), true);
         // Revoked keys do not count.
-        expect(await h.store.revoke('acct_limit', keys[0]!.id, new Date())).toBe(true);
-        expect(await create(over, 3)).toBe(true);
-        expect(await h.store.findActive(over.id)).toEqual({ id: over.id, accountId: 'acct_limit' });
-        expect(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3)).toBe(false);
+        assert.equal(await h.store.revoke('acct_limit', keys[0]!.id, new Date()), true);
+        assert.equal(await create(over, 3), true);
+        assert.deepStrictEqual(await h.store.findActive(over.id), { id: over.id, accountId: 'acct_limit' });
+        assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3), false);
       });
 
       it('rejects a duplicate id as create does', async () => {
         const key = sampleKeyRecord({ accountId: 'acct_limit_dup' });
-        expect(await createWithinLimit(h.store)(key, 10)).toBe(true);
-        await expect(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10)).rejects.toThrow();
+        assert.equal(await createWithinLimit(h.store)(key, 10), true);
+        await assert.rejects(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10));
       });
 
       it('never lets concurrent creates pass the limit', async () => {
@@ -188,8 +214,8 @@ export function describeKeyStoreConformance(
         for (let i = 0; i < 4; i++) await h.store.create(sampleKeyRecord({ accountId: 'acct_race' }));
         const racers = Array.from({ length: 12 }, () => sampleKeyRecord({ accountId: 'acct_race' }));
         const results = await Promise.all(racers.map((k) => create(k, 5)));
-        expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await h.store.listByAccount('acct_race')).toHaveLength(5);
+        assert.equal(results.filter(Boolean).length, 1);
+        assert.equal((await h.store.listByAccount('acct_race')).length, 5);
       });
 
       if (capabilities.shared === true) {
@@ -200,8 +226,8 @@ export function describeKeyStoreConformance(
           const results = await Promise.all(
             racers.map((k, i) => createWithinLimit(i % 2 === 0 ? h.store : peer)(k, 3)),
           );
-          expect(results.filter(Boolean)).toHaveLength(3);
-          expect(await h.store.listByAccount('acct_race_shared')).toHaveLength(3);
+          assert.equal(results.filter(Boolean).length, 3);
+          assert.equal((await h.store.listByAccount('acct_race_shared')).length, 3);
         });
       }
     });
@@ -216,11 +242,11 @@ export function describeKeyStoreConformance(
       h.store.recordUse(key.id, earlier);
       await h.flushUses?.();
       const [listed] = await h.store.listByAccount(key.accountId);
-      expect(listed?.lastUsedAt).toEqual(later);
+      assert.deepStrictEqual(listed?.lastUsedAt, later);
     });
 
     it('ignores use of an unknown key without failing', async () => {
-      expect(() => h.store.recordUse(generateApiKey().id, new Date())).not.toThrow();
+      assert.doesNotThrow(() => h.store.recordUse(generateApiKey().id, new Date()));
       await h.flushUses?.();
     });
 
@@ -230,10 +256,10 @@ export function describeKeyStoreConformance(
       if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
       const key = sampleKeyRecord();
       await h.store.create(key);
-      expect(await peer.findActive(key.id)).not.toBeNull();
-      expect(await h.store.findActive(key.id)).not.toBeNull();
-      expect(await peer.revoke(key.accountId, key.id, new Date())).toBe(true);
-      expect(await h.store.findActive(key.id)).toBeNull();
+      assert.notEqual(await peer.findActive(key.id), null);
+      assert.notEqual(await h.store.findActive(key.id), null);
+      assert.equal(await peer.revoke(key.accountId, key.id, new Date()), true);
+      assert.equal(await h.store.findActive(key.id), null);
     });
     }
 
@@ -246,8 +272,8 @@ export function describeKeyStoreConformance(
       await h.store.create(revoked);
       await h.store.revoke(revoked.accountId, revoked.id, new Date());
       const reopened = await h.reopen();
-      expect(await reopened.findActive(kept.id)).toEqual({ id: kept.id, accountId: kept.accountId });
-      expect(await reopened.findActive(revoked.id)).toBeNull();
+      assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId });
+      assert.equal(await reopened.findActive(revoked.id), null);
     });
     }
   });

@@ -17,6 +17,12 @@ describe('LocalIdentityProvider', () => {
   });
   afterAll(() => idp.close());
 
+  it('refuses an option it does not know', async () => {
+    await expect(LocalIdentityProvider.start({ audiences: ['x'] } as never)).rejects.toThrow(
+      new TypeError('LocalIdentityProvider.start: options: unknown option "audiences"'),
+    );
+  });
+
   it('serves its JWKS on loopback with Cache-Control', async () => {
     expect(idp.jwksUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json$/);
     const before = idp.fetchCount;

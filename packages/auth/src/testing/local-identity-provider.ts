@@ -1,7 +1,6 @@
 import { createHmac, KeyObject, sign as cryptoSign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { systemClock, type Clock } from '../clock.js';
 
 /** How `simulateOutage` makes the key set endpoint fail. */
@@ -21,6 +20,18 @@ export interface LocalIdentityProviderOptions {
   readonly clock?: Clock;
 }
 
+/** A public RSA signing key as published in a JSON Web Key Set. */
+export interface PublicJwk {
+  readonly kty: 'RSA';
+  /** Modulus, base64url. */
+  readonly n: string;
+  /** Public exponent, base64url. */
+  readonly e: string;
+  readonly kid: string;
+  readonly use: 'sig';
+  readonly alg: 'RS256';
+}
+
 /** A private key as accepted by the signing helpers. */
 export type PrivateSigningKey = CryptoKey | KeyObject;
 
@@ -30,7 +41,7 @@ export interface LocalSigningKey {
   readonly privateKey: CryptoKey;
   readonly publicKey: CryptoKey;
   /** The public key as published in the key set (`kty`, `n`, `e`, `kid`, `use`, `alg`). */
-  readonly publicJwk: JWK;
+  readonly publicJwk: PublicJwk;
 }
 
 /** Claim overrides for `mintIdToken`: any claim; a claim set to `undefined` is removed. */
@@ -91,9 +102,17 @@ export const signWith = {
 } as const;
 
 async function newSigningKey(serial: number, kid?: string): Promise<LocalSigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  // Web Crypto rather than jose: jose is ESM only, and `require('@drops/auth/testing')` must work
+  // on every Node version `engines` names, including those without require(esm).
+  const { privateKey, publicKey } = await crypto.subtle.generateKey(
+    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['sign', 'verify'],
+  );
   kid ??= `local-${serial}-${Math.random().toString(36).slice(2, 10)}`;
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
+  const { n, e } = await crypto.subtle.exportKey('jwk', publicKey);
+  if (n === undefined || e === undefined) throw new Error('the generated RSA key has no modulus or exponent');
+  const publicJwk: PublicJwk = { kty: 'RSA', n, e, kid, use: 'sig', alg: 'RS256' };
   return { kid, privateKey, publicKey, publicJwk };
 }
 
@@ -185,6 +204,9 @@ export class LocalIdentityProvider {
    * ```
    */
   static async start(options: LocalIdentityProviderOptions = {}): Promise<LocalIdentityProvider> {
+    const known = ['issuer', 'audience', 'port', 'maxAgeSeconds', 'clock'];
+    const unknown = Object.keys(options ?? {}).filter((key) => !known.includes(key));
+    if (unknown.length > 0) throw new TypeError(`LocalIdentityProvider.start: options: unknown option "${unknown[0]}"`);
     const key = await newSigningKey(1);
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
@@ -224,7 +246,7 @@ export class LocalIdentityProvider {
   }
 
   /** The key set document as served: `{ keys: [...] }`. */
-  get jwks(): { keys: JWK[] } {
+  get jwks(): { keys: PublicJwk[] } {
     return { keys: this.#keys.map((k) => k.publicJwk) };
   }
 

@@ -1,7 +1,7 @@
 import { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
 import type { RawResponse } from './raw-http.js';
 
-/** The exact bytes of the one 401 body (DESIGN.md, "401 body"). */
+/** The exact bytes of the one 401 body, the same for every authentication failure. */
 export const UNIFORM_401_BODY = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
 
 /** What a client can observe of an answer, minus what legitimately varies (date, request id). */

@@ -5,6 +5,7 @@ import { NotFoundError } from '../errors/not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { DEFAULT_KEYS_BODY_LIMIT } from '../http/read-json-body.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
+import { mintOptionsFromBody } from '../keys/mint-options.js';
 import { errorResponse } from './error-response.js';
 import { readRequestJson } from './read-request-json.js';
 
@@ -91,7 +92,7 @@ export function keysHandler(
     if (rest === '') {
       if (method === 'POST') {
         if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-        return json(201, await keys.mint(principal, await readRequestJson(request, bodyLimit)));
+        return json(201, await keys.mint(principal, mintOptionsFromBody(await readRequestJson(request, bodyLimit))));
       }
       if (method === 'GET' || method === 'HEAD') {
         const listed = json(200, { keys: await keys.list(principal) });

@@ -1,0 +1,8 @@
+// `@drops/auth/internal`: helpers shared by the drops-auth adapters (@drops/auth-express,
+// @drops/auth-koa, @drops/auth-postgres). NOT a public API: exempt from semver, it may change in
+// any release. Applications import from `@drops/auth` and `@drops/auth/testing` only.
+export { readJsonBody, parseJsonText, DEFAULT_KEYS_BODY_LIMIT, type ReadJsonBodyOptions } from './http/read-json-body.js';
+export { parseAccept } from './authenticator/create-authenticator.js';
+export { authorizationOfNodeRequest, type NodeRequestLike } from './authenticator/parse-authorization.js';
+export { LastUsedBatcher, type LastUsedBatcherOptions } from './key-store/last-used-batcher.js';
+export { mintOptionsFromBody } from './keys/mint-options.js';

@@ -1,0 +1,38 @@
+// How much `@drops/auth` adds to an application bundle: esbuild bundles and minifies a one-line
+// entry that imports the named exports from the built ESM dist, for Node, and reports the bytes.
+// Shared by the size check in the tests (packages/auth/src/bundle-size.test.ts) and `pnpm bench`.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The two bundles the issue sets limits for, and the limits in bytes. */
+export const BUNDLE_BUDGETS = [
+  {
+    name: 'authenticator path',
+    imports: ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase'],
+    limitBytes: 60 * 1024,
+  },
+  { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
+];
+
+/**
+ * Bundles `import { ...imports } from '@drops/auth'` (the built dist/index.js) with esbuild,
+ * minified, platform node, and answers the output size in bytes.
+ */
+export async function bundleSize(imports) {
+  const entry = `import { ${imports.join(', ')} } from ${JSON.stringify(join(root, 'packages/auth/dist/index.js'))};\n` +
+    `globalThis.keep = [${imports.join(', ')}];\n`;
+  const result = await build({
+    stdin: { contents: entry, resolveDir: root, loader: 'js' },
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].contents.byteLength;
+}
