@@ -19,7 +19,7 @@ const COVERED_BY_CONSUMER_TEST = new Set(['20.12.2']);
 /** @returns {Promise<{ code: number | null, output: string }>} */
 function run(command, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -62,7 +62,9 @@ for (const version of TESTED_NODE_VERSIONS) {
   console.log(`node-matrix: Node ${version}: ${counts} (${PROJECTS.join(', ')}; ${seconds}s)`);
   if (!ok) {
     failed = true;
-    console.log(output);
+    // The dot reporter's progress line says nothing; the failures follow its "Failed Tests" banner.
+    const failures = output.indexOf('Failed Tests');
+    console.log(failures === -1 ? output : output.slice(output.lastIndexOf('\n', failures) + 1));
   }
 }
 if (failed) process.exit(1);

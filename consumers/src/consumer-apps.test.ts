@@ -11,7 +11,7 @@ import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
-import { startApp } from './start-app.js';
+import { startApp, stopAllApps } from './start-app.js';
 
 /** A scenario's project after `npm install` and, if that worked, tsc under each tsconfig. */
 interface Prepared {
@@ -58,6 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopAllApps();
   await Promise.allSettled([...prepared.values(), ...nodeBinaries.values()]);
   if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
 });

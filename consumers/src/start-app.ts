@@ -18,6 +18,14 @@ interface ReadyMessage {
   idToken: string;
 }
 
+/** Every app started and not yet exited, so a test that gave up waiting still leaves nothing running. */
+const running = new Set<RunningApp['stop']>();
+
+/** Stops every app still running: for afterAll. */
+export async function stopAllApps(): Promise<void> {
+  await Promise.all([...running].map((stop) => stop()));
+}
+
 function isReadyMessage(value: unknown): value is ReadyMessage {
   const v = value as Partial<ReadyMessage> | null;
   return typeof v?.url === 'string' && typeof v.idToken === 'string';
@@ -38,12 +46,18 @@ export function startApp(nodeBinary: string, entry: string, cwd: string): Promis
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const isRunning = (): boolean => child.exitCode === null && child.signalCode === null;
   const stop = async (): Promise<void> => {
     if (isRunning()) child.kill('SIGTERM');
     await exited;
   };
+  running.add(stop);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(stop);
+      resolve();
+    }),
+  );
 
   return new Promise((resolve, reject) => {
     child.once('error', reject);
