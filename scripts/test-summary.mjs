@@ -14,4 +14,4 @@ const reports = ['vitest-report.json', ...matrix.map((name) => `node-matrix/${na
 const sum = (key) => reports.reduce((total, report) => total + report[key], 0);
 const [passed, failed, skipped] = [sum('numPassedTests'), sum('numFailedTests'), sum('numPendingTests')];
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-if (reports.some((report) => report.numTotalTests === 0) || failed > 0) process.exit(1);
+if (reports.some((report) => report.numTotalTests === 0 || report.numFailedTestSuites > 0) || failed > 0) process.exit(1);
