@@ -1,7 +1,8 @@
 // Runs the core and adapter suites (vitest projects auth, postgres, express, koa, and the adapters'
 // projects for older framework majors) on each Node version `engines` names, with binaries from the
-// npm registry, one version after another (CI has two cores). Prints one line per version, writes each run's JSON report to .tmp/node-matrix/ for
-// scripts/test-summary.mjs, and exits non-zero if any version fails.
+// npm registry, one version after another (CI has two cores). Prints one line per version, writes
+// each run's JSON report to .tmp/node-matrix/ for scripts/test-summary.mjs, and exits non-zero if
+// any version fails.
 //
 // Node 20.12 is the exception: vitest 4 (vite 8) needs Node >= 20.19, so the suites cannot run on
 // it. The consumer test (vitest project `consumers`) runs the packed packages' apps on 20.12 instead.
