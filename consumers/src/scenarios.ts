@@ -1,0 +1,107 @@
+import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
+
+/** The @drops packages, as a scratch app names them in its package.json. */
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-postgres';
+
+/** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
+export interface Scenario {
+  /** Short and unique: the scratch folder's name. */
+  readonly name: string;
+  /** What a reader of the test report sees. */
+  readonly title: string;
+  /** The app's one source file, from `consumers/fixtures/`. */
+  readonly fixture: string;
+  readonly packageType: 'module' | 'commonjs';
+  /** The @drops packages it installs (from the packed tarballs). */
+  readonly drops: readonly DropsPackage[];
+  /** Registry packages, as an app pins them. */
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+  /** `module` and `moduleResolution` of its tsconfig.json; everything else is strict and shared. */
+  readonly compilerOptions: Readonly<Record<string, string>>;
+  /** Further resolutions it is typechecked under (no emit), e.g. a CommonJS app still on node10. */
+  readonly alsoTypecheckedUnder?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Exact Node versions it also runs on, besides the one running the tests. */
+  readonly alsoRunsOn?: readonly string[];
+}
+
+const NODE16 = { module: 'node16', moduleResolution: 'node16' };
+const TYPES_NODE = { '@types/node': '^20.12.0' };
+
+/** The oldest Node that `engines` names: every app runs there too (vitest itself cannot). */
+const OLDEST_NODE = TESTED_NODE_VERSIONS[0]!;
+
+/**
+ * Existing apps, as they are found in the wild: the last two majors of Express and Koa, ESM
+ * TypeScript under both resolutions a service uses (`node16`, `bundler`), and a CommonJS app.
+ */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'express-5',
+    title: 'Express 5, ESM TypeScript (module node16)',
+    fixture: 'express-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-express'],
+    dependencies: { express: '^5.1.0' },
+    devDependencies: { ...TYPES_NODE, '@types/express': '^5.0.0' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'express-4',
+    title: 'Express 4, ESM TypeScript (module node16)',
+    fixture: 'express-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-express'],
+    dependencies: { express: '^4.17.3' },
+    devDependencies: { ...TYPES_NODE, '@types/express': '^4.17.21' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'koa-3',
+    title: 'Koa 3 with @koa/router 15, ESM TypeScript (module node16)',
+    fixture: 'koa-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-koa'],
+    dependencies: { koa: '^3.0.0', '@koa/router': '^15.0.0' },
+    devDependencies: { ...TYPES_NODE, '@types/koa': '^3.0.0', '@types/koa__router': '^15.0.0' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'koa-2',
+    title: 'Koa 2 with @koa/router 12, ESM TypeScript (module node16)',
+    fixture: 'koa-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-koa'],
+    dependencies: { koa: '^2.13.0', '@koa/router': '^12.0.0' },
+    devDependencies: { ...TYPES_NODE, '@types/koa': '^2.13.0', '@types/koa__router': '^12.0.0' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'esm-bundler',
+    title: 'Express 5, ESM TypeScript (module esnext, moduleResolution bundler)',
+    fixture: 'express-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-express'],
+    dependencies: { express: '^5.1.0' },
+    devDependencies: { ...TYPES_NODE, '@types/express': '^5.0.0' },
+    compilerOptions: { module: 'esnext', moduleResolution: 'bundler' },
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'commonjs',
+    title: 'Express 5, CommonJS TypeScript compiled to require() (module node16)',
+    fixture: 'commonjs-app.ts',
+    packageType: 'commonjs',
+    drops: ['@drops/auth', '@drops/auth-express'],
+    dependencies: { express: '^5.1.0' },
+    devDependencies: { ...TYPES_NODE, '@types/express': '^5.0.0' },
+    compilerOptions: NODE16,
+    alsoTypecheckedUnder: { node10: { module: 'commonjs', moduleResolution: 'node10' } },
+    // require() of ESM differs most between Node versions: the CommonJS app runs on each of them.
+    alsoRunsOn: TESTED_NODE_VERSIONS,
+  },
+];
