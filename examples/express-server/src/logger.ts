@@ -35,6 +35,9 @@ const LOGGED_HEADERS = ['host', 'user-agent', 'content-type', 'content-length', 
 // Shapes of credentials, scrubbed from anything logged from the URL.
 const SECRET_SHAPES = /hp_[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.?[A-Za-z0-9_-]*/g;
 
+// The same shapes, to test a single value (no `g` flag: no `lastIndex` state between calls).
+const SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
+
 /** Replaces anything shaped like an API key or a JWT with `[redacted]`. */
 export function scrubSecrets(value: string): string {
   return value.replace(SECRET_SHAPES, '[redacted]');
@@ -59,9 +62,14 @@ function serializeRequest(req: SerializedRequest): Record<string, unknown> {
   return { id: req.id, method: req.method, url: scrubSecrets(req.url), headers, remoteAddress: req.remoteAddress };
 }
 
+/**
+ * The caller's `X-Request-Id` when it is sane, else a new UUID. An id the scrubber would redact (a
+ * credential pasted or injected there) is refused: it would be echoed in the response and written
+ * to every log line of the request.
+ */
 function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const id = typeof given === 'string' && REQUEST_ID.test(given) && !SECRET_SHAPE.test(given) ? given : randomUUID();
   res.setHeader('x-request-id', id);
   return id;
 }
