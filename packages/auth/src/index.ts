@@ -7,3 +7,4 @@ export * from './keys/index.js';
 export * from './web/index.js';
 export * from './http/index.js';
 export { systemClock, type Clock } from './clock.js';
+export * from './diagnostics/index.js';
