@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, requestLogger } from './logger.js';
+import { requestLogger } from './access-log.js';
+import { createLogger } from './logger.js';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => {

@@ -1,0 +1,164 @@
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { scrubSecrets } from './logger.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
+import { requestIdOf } from './request-id.js';
+
+/** What routes may log about a request: each line carries the request's id, method and scrubbed URL. */
+export interface RequestLog {
+  error(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request id, echoed as `X-Request-Id` (see `requestIdOf`). */
+    id: string;
+    /** A logger for this request; see {@link RequestLog}. */
+    log: RequestLog;
+  }
+}
+
+/** Request headers worth logging; any other header (where a misplaced secret might sit) is left out. */
+const LOGGED_HEADERS = ['host', 'user-agent', 'content-type', 'content-length', 'content-encoding', 'x-forwarded-for'] as const;
+
+/** Made only when a route logs something: a child logger per request was a cost on every request. */
+class LazyRequestLog implements RequestLog {
+  #child: Logger | undefined;
+
+  constructor(
+    private readonly root: Logger,
+    private readonly req: IncomingMessage,
+  ) {}
+
+  get #logger(): Logger {
+    const { req } = this;
+    this.#child ??= this.root.child({ req: { id: req.id, method: req.method, url: scrubSecrets((req as Request).originalUrl ?? req.url ?? '') } });
+    return this.#child;
+  }
+
+  error(obj: object, msg?: string): void {
+    this.#logger.error(obj, msg);
+  }
+  warn(obj: object, msg?: string): void {
+    this.#logger.warn(obj, msg);
+  }
+  info(obj: object, msg?: string): void {
+    this.#logger.info(obj, msg);
+  }
+  debug(obj: object, msg?: string): void {
+    this.#logger.debug(obj, msg);
+  }
+}
+
+function loggedHeaders(req: IncomingMessage): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  for (const name of LOGGED_HEADERS) {
+    const value = req.headers[name];
+    if (value === undefined) continue;
+    // A client may paste a credential into any header (a user agent, a forwarded-for); scrub them all.
+    headers[name] = typeof value === 'string' ? scrubSecrets(value) : value;
+  }
+  if (req.headers.authorization !== undefined) headers['authorization'] = '[redacted]';
+  return headers;
+}
+
+const ROUTE = Symbol('route');
+const ROUTE_PATTERN = Symbol('routePattern');
+type RoutedRequest = IncomingMessage & { baseUrl?: string; [ROUTE]?: unknown; [ROUTE_PATTERN]?: string };
+const watchedPrototypes = new WeakSet<object>();
+
+/**
+ * Express sets `req.route` when a route matches, and resets `req.baseUrl` (the mount point) when
+ * an error leaves a router: by the time an error handler answers, `/keys/:id` would read as `/:id`.
+ * So the full pattern is taken when the route is set, through an accessor on the app's request
+ * prototype (installed once per app, `req.route` itself unchanged).
+ */
+function watchRoutes(req: IncomingMessage): void {
+  const prototype = Object.getPrototypeOf(req) as object;
+  if (watchedPrototypes.has(prototype)) return;
+  watchedPrototypes.add(prototype);
+  Object.defineProperty(prototype, 'route', {
+    configurable: true,
+    get(this: RoutedRequest): unknown {
+      return this[ROUTE];
+    },
+    set(this: RoutedRequest, route: unknown) {
+      this[ROUTE] = route;
+      const path = (route as { path?: unknown } | undefined)?.path;
+      if (typeof path !== 'string') return;
+      // Routing ignores case (`/WhoAmI` is answered by `/whoami`): the mount point is lower-cased.
+      const base = (this.baseUrl ?? '').toLowerCase();
+      this[ROUTE_PATTERN] = base !== '' && path === '/' ? base : base + path;
+    },
+  });
+}
+
+/**
+ * The route pattern that answered (`/keys/:id`), or `null` when no route did (a 404, or a refusal
+ * answered before routing such as an account route family's 401). Built from mount points and
+ * route patterns, never from the request's path, so it holds no client input.
+ */
+function routeOf(req: IncomingMessage): string | null {
+  return (req as RoutedRequest)[ROUTE_PATTERN] ?? null;
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/**
+ * The access log, request ids and request counts, from one `res.on('close')` per request:
+ *
+ * - every request gets its id (`requestIdOf`), echoed as `X-Request-Id`, and `req.log`;
+ * - at `info`, one JSON line per request, written by pino directly (no child logger, no
+ *   pino-http): `req` {id, method, url (scrubbed), route, headers (a safe few, scrubbed;
+ *   `authorization` only as `[redacted]`), remoteAddress}, `res.statusCode`, `responseTime` (ms),
+ *   `credential` and `keyId` when authenticated, `auth` (why a credential was refused, server side
+ *   only, from `res.locals.authFailure`). 5xx lines are at `error`, aborted requests at `warn`;
+ * - with `metrics`, each response counted in `drops_http_requests_total`.
+ */
+export function requestLogger(logger: Logger, options: { metrics?: ServerMetrics | null } = {}): RequestHandler {
+  const writeLines = logger.isLevelEnabled('info');
+  const metrics = options.metrics ?? null;
+  const watch = writeLines || metrics !== null;
+
+  function finished(req: Request, res: Response, startedAt: number): void {
+    const status = res.statusCode;
+    const route = routeOf(req);
+    metrics?.countRequest(req.method, route ?? 'none', status);
+    if (!writeLines) return;
+    const principal = req.auth;
+    const failure: unknown = res.locals['authFailure'];
+    const line = {
+      req: {
+        id: req.id,
+        method: req.method,
+        url: scrubSecrets(req.originalUrl),
+        route,
+        headers: loggedHeaders(req),
+        remoteAddress: req.socket.remoteAddress,
+      },
+      res: { statusCode: status },
+      responseTime: round(performance.now() - startedAt),
+      credential: principal?.credential,
+      keyId: principal?.keyId,
+      auth: failure,
+    };
+    if (!res.writableFinished) logger.warn(line, 'request aborted');
+    else if (status >= 500) logger.error(line, 'request errored');
+    else logger.info(line, 'request completed');
+  }
+
+  return (req, res, next) => {
+    watchRoutes(req);
+    req.id = requestIdOf(req, res);
+    req.log = new LazyRequestLog(logger, req);
+    if (watch) {
+      const startedAt = performance.now();
+      res.once('close', () => finished(req, res, startedAt));
+    }
+    next();
+  };
+}
