@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { scrubSecrets } from './logger.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
 import { requestIdOf } from './request-id.js';
@@ -67,8 +67,8 @@ function loggedHeaders(req: IncomingMessage): Record<string, unknown> {
 }
 
 const ROUTE = Symbol('route');
-const ROUTE_PATTERN = Symbol('routePattern');
-type RoutedRequest = IncomingMessage & { baseUrl?: string; [ROUTE]?: unknown; [ROUTE_PATTERN]?: string };
+const ROUTE_BASE = Symbol('routeBase');
+type RoutedRequest = IncomingMessage & { baseUrl?: string; [ROUTE]?: { path?: unknown }; [ROUTE_BASE]?: string };
 const watchedPrototypes = new WeakSet<object>();
 
 /**
@@ -86,13 +86,9 @@ function watchRoutes(req: IncomingMessage): void {
     get(this: RoutedRequest): unknown {
       return this[ROUTE];
     },
-    set(this: RoutedRequest, route: unknown) {
+    set(this: RoutedRequest, route: { path?: unknown } | undefined) {
       this[ROUTE] = route;
-      const path = (route as { path?: unknown } | undefined)?.path;
-      if (typeof path !== 'string') return;
-      // Routing ignores case (`/WhoAmI` is answered by `/whoami`): the mount point is lower-cased.
-      const base = (this.baseUrl ?? '').toLowerCase();
-      this[ROUTE_PATTERN] = base !== '' && path === '/' ? base : base + path;
+      this[ROUTE_BASE] = this.baseUrl;
     },
   });
 }
@@ -103,7 +99,21 @@ function watchRoutes(req: IncomingMessage): void {
  * route patterns, never from the request's path, so it holds no client input.
  */
 function routeOf(req: IncomingMessage): string | null {
-  return (req as RoutedRequest)[ROUTE_PATTERN] ?? null;
+  const path = (req as RoutedRequest)[ROUTE]?.path;
+  if (typeof path !== 'string') return null;
+  // Routing ignores case (`/WhoAmI` is answered by `/whoami`): the mount point is lower-cased.
+  const base = ((req as RoutedRequest)[ROUTE_BASE] ?? '').toLowerCase();
+  return base !== '' && path === '/' ? base : base + path;
+}
+
+/**
+ * The logger access lines go through: the process logger's level and destination, without its
+ * redaction paths. An access line is built from an allow-list with `authorization` already
+ * `[redacted]`, so redaction (a clone of the line's `req` per request) would change nothing.
+ */
+function accessLineLogger(logger: Logger): Logger {
+  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
+  return destination === undefined ? logger : pino({ level: logger.level }, destination);
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -121,6 +131,7 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
  */
 export function requestLogger(logger: Logger, options: { metrics?: ServerMetrics | null } = {}): RequestHandler {
   const writeLines = logger.isLevelEnabled('info');
+  const lines = writeLines ? accessLineLogger(logger) : logger;
   const metrics = options.metrics ?? null;
   const watch = writeLines || metrics !== null;
 
@@ -146,9 +157,9 @@ export function requestLogger(logger: Logger, options: { metrics?: ServerMetrics
       keyId: principal?.keyId,
       auth: failure,
     };
-    if (!res.writableFinished) logger.warn(line, 'request aborted');
-    else if (status >= 500) logger.error(line, 'request errored');
-    else logger.info(line, 'request completed');
+    if (!res.writableFinished) lines.warn(line, 'request aborted');
+    else if (status >= 500) lines.error(line, 'request errored');
+    else lines.info(line, 'request completed');
   }
 
   return (req, res, next) => {

@@ -13,9 +13,9 @@ export const REDACTED_PATHS = [
 
 /**
  * Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted.
- * JSON goes to stdout asynchronously: under load, lines written while one write is in flight go
- * out together in the next (one system call per request was a measurable part of a request); the
- * buffer is flushed synchronously when the process exits.
+ * JSON goes to stdout through a 4 KiB buffer, written when full and at least every 250 ms, and
+ * flushed synchronously when the process exits: a write per line (a system call on the thread
+ * pool and its callback) cost more than building the line (bench/METHOD.md).
  */
 export function createLogger(
   options: { level: string; format?: 'json' | 'pretty' },
@@ -26,7 +26,7 @@ export function createLogger(
   if (options.format === 'pretty') {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } });
   }
-  return pino(base, pino.destination({ dest: 1, sync: false }));
+  return pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }));
 }
 
 // Shapes of credentials, scrubbed from anything logged from the URL or a header.
