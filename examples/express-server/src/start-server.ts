@@ -46,15 +46,18 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const clock = options.clock ?? Date.now;
   const identity = createIdentity(config.identity);
   const db = await openDatabase(config.database);
+  const metrics = config.metrics.port !== null || config.metrics.token !== null ? createServerMetrics() : null;
   const keyStore = new PostgresKeyStore({
     db,
     onError: (error) => logger.warn({ err: error }, 'key store: recording key use or renewing the cache lease failed; will retry'),
     // docs/revocation.md: on PostgreSQL a revoke returns once every instance holding a cache lease
     // acknowledged it (or its lease expired).
-    onRevocationWait: (wait) => logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance'),
+    onRevocationWait: (wait) => {
+      metrics?.countRevocationWait(wait);
+      logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance');
+    },
   });
   const lifecycle: Lifecycle = { shuttingDown: false };
-  const metrics = config.metrics.port !== null || config.metrics.token !== null ? createServerMetrics() : null;
   const app = createApp({
     config,
     authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),

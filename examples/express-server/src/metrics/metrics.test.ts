@@ -134,4 +134,17 @@ describe('metrics when the key store is down', () => {
     expect(grew('drops_auth_key_store_errors_total{operation="findActive"}')).toBe(1);
     expect(grew('drops_http_requests_total{method="GET",route="none",status="503"}')).toBe(1);
   });
+
+  it('count the instances that acknowledged a revocation on PostgreSQL, and leases that expired instead', async () => {
+    const { s } = proxied();
+    const metricsUrl = s.running.metricsUrl!;
+    const { apiKey, id } = await s.mintKey('lease-holder');
+    expect((await s.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(200); // cached under this instance's lease
+    const before = await scrape(metricsUrl);
+    expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(await s.token('lease-holder')) })).status).toBe(204);
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(1);
+    expect(grew('drops_auth_revocation_acknowledgements_total')).toBe(1);
+    expect(grew('drops_auth_revocation_expired_leases_total')).toBe(0);
+  });
 });

@@ -18,6 +18,11 @@ const REVOCATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
 export interface ServerMetrics {
   /** Counts one answered request; the access log calls it once per response. */
   countRequest(method: string, route: string, status: number): void;
+  /**
+   * Counts how a revocation's wait ended on a store with a lease-coherent cache (PostgreSQL's
+   * `onRevocationWait`): instances that acknowledged it, and leases that had to expire instead.
+   */
+  countRevocationWait(wait: { readonly acknowledged: number; readonly expired: number }): void;
   /** The Prometheus text exposition: the metrics below and the process's default metrics. */
   render(): Promise<string>;
   /** The `Content-Type` of {@link ServerMetrics.render}'s text. */
@@ -98,6 +103,16 @@ export function createServerMetrics(): ServerMetrics {
     buckets: REVOCATION_BUCKETS,
     registers: [registry],
   });
+  const acknowledgements = new Counter({
+    name: 'drops_auth_revocation_acknowledgements_total',
+    help: 'Instances that acknowledged a revocation (PostgreSQL lease-coherent cache).',
+    registers: [registry],
+  });
+  const expiredLeases = new Counter({
+    name: 'drops_auth_revocation_expired_leases_total',
+    help: 'Instances a revocation waited on whose cache lease expired instead of acknowledging (partitioned, paused or killed).',
+    registers: [registry],
+  });
   const httpRequests = new LabelledCounter(
     'drops_http_requests_total',
     'HTTP responses by method, route pattern (none when no route answered: 404s, refusals before routing) and status.',
@@ -145,6 +160,10 @@ export function createServerMetrics(): ServerMetrics {
   return {
     countRequest(method, route, status) {
       httpRequests.series(method, route, String(status)).inc();
+    },
+    countRevocationWait(wait) {
+      acknowledgements.inc(wait.acknowledged);
+      expiredLeases.inc(wait.expired);
     },
     render: () => exposed.metrics(),
     contentType: exposed.contentType,
