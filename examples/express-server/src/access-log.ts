@@ -95,8 +95,9 @@ function watchRoutes(req: IncomingMessage): void {
 
 /**
  * The route pattern that answered (`/keys/:id`), or `null` when no route did (a 404, or a refusal
- * answered before routing such as an account route family's 401). Built from mount points and
- * route patterns, never from the request's path, so it holds no client input.
+ * answered before routing such as an account route family's 401). Built from the route's pattern
+ * and the mount point it matched (this app's mount points are literal, so that is the declared
+ * one up to case), never from the rest of the request's path: no client input, bounded labels.
  */
 function routeOf(req: IncomingMessage): string | null {
   const path = (req as RoutedRequest)[ROUTE]?.path;
