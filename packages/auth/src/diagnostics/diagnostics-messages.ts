@@ -58,7 +58,7 @@ export interface JwksFetchMessage {
   readonly error: unknown;
 }
 
-/** The key store operations the core calls and reports. */
+/** The key store operations the core calls and reports (`create` is also `createWithinLimit`, a mint under the key limit). */
 export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke';
 
 /** On `drops-auth:key-store`: one call to the key store. */
