@@ -4,9 +4,11 @@
  * same JSON with no auth, a bare node:http server (the HTTP floor) and the same route behind
  * express-oauth2-jwt-bearer.
  *
- * Every server is its own child process (the reference server exactly as `pnpm start` runs it, its
- * JSON request log going to /dev/null; the others from bench/http-peers.mjs); autocannon drives
- * them from this process with CONNECTIONS keep-alive connections. Each contender gets a 1 s
+ * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
+ * `LOG_LEVEL=info`, one JSON access line per request going to /dev/null, and Prometheus metrics on,
+ * on a free METRICS_PORT; the others from bench/http-peers.mjs); autocannon drives them from this
+ * process with CONNECTIONS keep-alive connections. Two more reference servers leave out the access
+ * log, then the metrics too, to price each per-request component (bench/METHOD.md). Each contender gets a 1 s
  * warm-up and a SECONDS-long measurement per round, in interleaved rounds, and keeps its best.
  *
  * Needs PostgreSQL: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used
@@ -17,6 +19,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +34,11 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = 32;
 const GROUP = 'HTTP, loopback (autocannon)';
-// The reference servers under test log at `warn`: no per-request access log, which the bare
-// contenders do not write either. One more runs at the default `info` to show what that log costs.
-const QUIET = 'warn';
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU time in these
+// The reference servers under target run with the defaults of `pnpm start`: access log at `info`,
+// metrics on. Two more price the components: no access line (`warn`), then no metrics either.
+const NO_ACCESS_LOG = { LOG_LEVEL: 'warn' };
+const NO_METRICS = { LOG_LEVEL: 'warn', METRICS_PORT: 'off' };
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -68,7 +73,7 @@ function tracked(child, label) {
 }
 
 async function waitUntilUp(url, proc, path = '/healthz') {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000; // a loaded 2-core machine starts several servers at once
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`${proc.label} exited: ${proc.stderr}`);
     try {
@@ -84,11 +89,13 @@ async function waitUntilUp(url, proc, path = '/healthz') {
 /** The reference server (examples/express-server/src/main.ts) with `env`, on a free port. */
 async function startReference(label, env) {
   const port = await freePort();
+  // PORT is set, so METRICS_PORT would default to 9464: a free port, so the servers can coexist.
+  const metricsPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express-server/src/main.ts'], {
     cwd: root,
     // Its log (JSON lines on stdout) goes to /dev/null.
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', ...env },
   });
   const proc = tracked(child, label);
   const url = `http://127.0.0.1:${port}`;
@@ -98,7 +105,7 @@ async function startReference(label, env) {
     await proc.stop();
     throw error;
   }
-  return { ...proc, url };
+  return { ...proc, url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
 /** One of bench/http-peers.mjs's servers. */
@@ -135,8 +142,34 @@ async function mintKey(url, idToken) {
   return body.apiKey;
 }
 
-/** Requests per second answered 200 over `seconds`; any other answer or error fails the bench. */
+/** CPU time (user + system, all threads) a process has used so far, in microseconds; Linux only. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Requests per second answered 200 over `seconds`, and the server's CPU time per request (µs);
+ * any other answer or error fails the bench. CPU per request holds much better than throughput
+ * when other work shares the machine: contention stretches the wall clock, not the work a
+ * request takes (bench/METHOD.md).
+ */
+async function measure(url, pid, authorization, seconds) {
+  const before = cpuMicros(pid);
+  const result = await loadResult(url, authorization, seconds);
+  const rate = result['2xx'] / result.duration;
+  return { rate, cpuPerRequest: (cpuMicros(pid) - before) / result['2xx'] };
+}
+
 async function load(url, authorization, seconds) {
+  return (await loadResult(url, authorization, seconds))['2xx'];
+}
+
+async function loadResult(url, authorization, seconds) {
   const result = await autocannon({
     url: `${url}/whoami`,
     connections: CONNECTIONS,
@@ -146,7 +179,19 @@ async function load(url, authorization, seconds) {
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return result['2xx'] / result.duration;
+  return result;
+}
+
+/**
+ * Waits for every server to start, keeping each that did in `procs` (to be stopped) even when
+ * another fails: a failed start must not leave the others running.
+ */
+async function startAll(procs, starting) {
+  const settled = await Promise.allSettled(starting);
+  for (const s of settled) if (s.status === 'fulfilled') procs.push(s.value);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => s.value);
 }
 
 export async function run() {
@@ -158,26 +203,27 @@ export async function run() {
 
   const procs = [];
   try {
-    const started = await Promise.all([
+    const started = await startAll(procs, [
       startPeer('node-http'),
       startPeer('express'),
       startPeer('oauth2-jwt-bearer', oidc),
-      startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: QUIET }),
-      startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: scratch.url, LOG_LEVEL: QUIET }),
-      startReference('reference server, PGlite, access log', { ...oidc, DATA_DIR: ':memory:', LOG_LEVEL: 'info' }),
+      startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:' }),
+      startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: scratch.url }),
+      startReference('reference server, PGlite, no access log', { ...oidc, DATA_DIR: ':memory:', ...NO_ACCESS_LOG }),
+      startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: ':memory:', ...NO_METRICS }),
     ]);
-    procs.push(...started);
-    const [nodeHttp, bareExpress, bearer, lite, postgres, liteLogged] = started;
+    const [nodeHttp, bareExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
     // Express + the drops middleware alone, on the reference servers' kinds of store (the
     // PostgreSQL one shares the reference server's database, migrated by then).
-    const minimal = await Promise.all([
+    const minimal = await startAll(procs, [
       startPeer('express-drops-auth', oidc),
       startPeer('express-drops-auth', { ...oidc, DATABASE_URL: scratch.url }),
     ]);
-    procs.push(...minimal);
     const [minimalLite, minimalPg] = minimal;
     const liteKey = `Bearer ${await mintKey(lite.url, idToken)}`;
     const pgKey = `Bearer ${await mintKey(postgres.url, idToken)}`;
+    const quietKey = `Bearer ${await mintKey(liteQuiet.url, idToken)}`;
+    const bareKey = `Bearer ${await mintKey(liteBare.url, idToken)}`;
 
     // Same answers everywhere before anything is timed.
     for (const [server, auth, credential] of [
@@ -185,7 +231,8 @@ export async function run() {
       [lite, token, 'id_token'],
       [postgres, pgKey, 'api_key'],
       [postgres, token, 'id_token'],
-      [liteLogged, token, 'id_token'],
+      [liteQuiet, quietKey, 'api_key'],
+      [liteBare, bareKey, 'api_key'],
       [minimalLite, `Bearer ${minimalLite.apiKey}`, 'api_key'],
       [minimalLite, token, 'id_token'],
       [minimalPg, `Bearer ${minimalPg.apiKey}`, 'api_key'],
@@ -198,36 +245,60 @@ export async function run() {
     await whoami(bareExpress.url);
 
     const contenders = [
-      { name: 'floor: node:http, no auth', url: nodeHttp.url },
-      { name: 'bare Express 5 route, no auth', url: bareExpress.url, baseline: true },
-      { name: 'express-oauth2-jwt-bearer, same token', url: bearer.url, auth: token },
-      { name: 'reference /whoami, API key, PGlite', url: lite.url, auth: liteKey, target: 0.85 },
-      { name: 'reference /whoami, ID token, PGlite', url: lite.url, auth: token, target: 0.8 },
+      { name: 'floor: node:http, no auth', url: nodeHttp.url, pid: nodeHttp.child.pid },
+      { name: 'bare Express 5 route, no auth', url: bareExpress.url, pid: bareExpress.child.pid, baseline: true },
+      { name: 'express-oauth2-jwt-bearer, same token', url: bearer.url, pid: bearer.child.pid, auth: token },
+      { name: 'reference /whoami, API key, PGlite', url: lite.url, pid: lite.child.pid, auth: liteKey, target: 0.85 },
+      { name: 'reference /whoami, ID token, PGlite', url: lite.url, pid: lite.child.pid, auth: token, target: 0.8 },
       // Issue 13: the lease-coherent cache answers API keys from memory on PostgreSQL too.
-      { name: 'reference /whoami, API key, PostgreSQL', url: postgres.url, auth: pgKey, target: 0.85 },
-      { name: 'reference /whoami, ID token, PostgreSQL', url: postgres.url, auth: token, target: 0.8 },
-      { name: 'reference /whoami, ID token, PGlite, LOG_LEVEL=info', url: liteLogged.url, auth: token },
-      { name: 'Express + drops requireAuth only, API key, PGlite', url: minimalLite.url, auth: `Bearer ${minimalLite.apiKey}` },
-      { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, auth: token },
-      { name: 'Express + drops requireAuth only, API key, PostgreSQL', url: minimalPg.url, auth: `Bearer ${minimalPg.apiKey}` },
+      { name: 'reference /whoami, API key, PostgreSQL', url: postgres.url, pid: postgres.child.pid, auth: pgKey, target: 0.85 },
+      { name: 'reference /whoami, ID token, PostgreSQL', url: postgres.url, pid: postgres.child.pid, auth: token, target: 0.8 },
+      { name: 'reference /whoami, API key, PGlite, no access log (LOG_LEVEL=warn)', url: liteQuiet.url, pid: liteQuiet.child.pid, auth: quietKey },
+      { name: 'reference /whoami, API key, PGlite, no access log, no metrics', url: liteBare.url, pid: liteBare.child.pid, auth: bareKey },
+      { name: 'Express + drops requireAuth only, API key, PGlite', url: minimalLite.url, pid: minimalLite.child.pid, auth: `Bearer ${minimalLite.apiKey}` },
+      { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, pid: minimalLite.child.pid, auth: token },
+      { name: 'Express + drops requireAuth only, API key, PostgreSQL', url: minimalPg.url, pid: minimalPg.child.pid, auth: `Bearer ${minimalPg.apiKey}` },
     ];
     const best = contenders.map(() => 0);
+    const leastCpu = contenders.map(() => Infinity);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, c] of contenders.entries()) {
         await load(c.url, c.auth, WARMUP_SECONDS);
-        const rate = await load(c.url, c.auth, SECONDS);
-        if (process.env.BENCH_VERBOSE) process.stderr.write(`  round ${round + 1}: ${c.name}: ${rate.toFixed(0)} req/s\n`);
+        const { rate, cpuPerRequest } = await measure(c.url, c.pid, c.auth, SECONDS);
+        if (process.env.BENCH_VERBOSE) {
+          process.stderr.write(`  round ${round + 1}: ${c.name}: ${rate.toFixed(0)} req/s, ${cpuPerRequest.toFixed(1)} µs CPU/request\n`);
+        }
         best[i] = Math.max(best[i], rate);
+        leastCpu[i] = Math.min(leastCpu[i], cpuPerRequest);
       }
     }
-    const baseline = best[contenders.findIndex((c) => c.baseline)];
-    return contenders.map((c, i) => ({
+    // The metrics were on and counted what was timed: a server that silently dropped them would
+    // flatter its figure.
+    for (const server of [lite, postgres, liteQuiet]) {
+      const text = await (await fetch(server.metricsUrl)).text();
+      const counted = /^drops_auth_requests_total\{credential="api_key",outcome="authenticated",reason="none"\} (\d+)/m.exec(text);
+      if (counted === null || Number(counted[1]) < 1000) throw new Error(`${server.label}: metrics did not count the load`);
+    }
+    const baselineIndex = contenders.findIndex((c) => c.baseline);
+    const baseline = best[baselineIndex];
+    const throughput = contenders.map((c, i) => ({
       group: GROUP,
       name: c.name,
       opsPerSec: best[i],
       display: `${(best[i] / 1e3).toFixed(1)} k req/s`,
       ...(c.baseline ? {} : { ratio: best[i] / baseline, target: c.target }),
     }));
+    // The same contenders by the server's CPU time per request (least of the rounds); ratio =
+    // bare Express's CPU per request / this one's, so it reads like a throughput ratio.
+    const cpuBaseline = leastCpu[baselineIndex];
+    const cpu = contenders.map((c, i) => ({
+      group: `${GROUP}, server CPU per request`,
+      name: c.name,
+      opsPerSec: 1e6 / leastCpu[i],
+      display: `${leastCpu[i].toFixed(1)} µs CPU/req`,
+      ...(c.baseline ? {} : { ratio: cpuBaseline / leastCpu[i] }),
+    }));
+    return [...throughput, ...cpu];
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await idp.close();

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { BillingRepository } from './db/billing-repository.js';
 import type { DropsRepository } from './db/drops-repository.js';
 import type { VanityRepository } from './db/vanity-repository.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
 import type { DevIdentityProvider } from './identity/dev-identity-provider.js';
 
 /** Whether the process is draining for shutdown (health checks answer 503, connections close). */
@@ -25,6 +26,7 @@ export interface AppDeps {
     | 'publicUrl'
     | 'dropsOrigin'
     | 'dashboard'
+    | 'metrics'
   >;
   readonly authenticator: Authenticator;
   readonly keys: KeyManager;
@@ -35,6 +37,8 @@ export interface AppDeps {
   /** Milliseconds since the epoch, for drop times and expiry. */
   readonly clock: () => number;
   readonly lifecycle: Lifecycle;
+  /** Prometheus metrics, fed by the access log and the diagnostics channels; `null` when off. */
+  readonly metrics?: ServerMetrics | null;
 }
 
 /** What route factories receive: the deps, the repositories and the bound drops-auth middleware. */

@@ -7,7 +7,8 @@ import { guardAvailability } from './db/unavailable-database.js';
 import { VanityRepository } from './db/vanity-repository.js';
 import { finalErrorHandler } from './http/final-error-handler.js';
 import { notFound } from './http/http-error.js';
-import { requestLogger } from './logger.js';
+import { requestLogger } from './access-log.js';
+import { metricsRoute } from './metrics/metrics-endpoints.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { deployRoutes } from './routes/deploy.js';
@@ -43,11 +44,13 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(requestLogger(deps.logger));
+  app.use(requestLogger(deps.logger, { metrics: deps.metrics ?? null }));
   app.use((_req, res, next) => {
     if (deps.lifecycle.shuttingDown) res.setHeader('connection', 'close');
     next();
   });
+  // Only for the METRICS_TOKEN bearer; anyone else gets the 404 of any unknown path.
+  if (deps.metrics && deps.config.metrics.token !== null) app.get('/metrics', metricsRoute(deps.metrics, deps.config.metrics.token));
 
   // User content never runs with the API's origin: on the drops host (DROPS_ORIGIN) only drops are
   // served; anywhere, every answer under /d/ and /v/ is sandboxed (an opaque origin).

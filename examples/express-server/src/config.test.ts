@@ -107,4 +107,15 @@ describe('loadConfig', () => {
       expect((error as ConfigError).problems).toHaveLength(2);
     }
   });
+
+  it('serves metrics on loopback port 9464 by default, on a free port when PORT is 0, or not at all with METRICS_PORT=off', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: null });
+    expect(loadConfig({ PORT: '0' }).metrics.port).toBe(0);
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '9100' }).metrics.port).toBe(9100);
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics.port).toBeNull();
+    expect(loadConfig({ METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a-long-enough-token' }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: 'a-long-enough-token' });
+    expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(/METRICS_TOKEN/);
+  });
 });

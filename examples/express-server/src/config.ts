@@ -47,6 +47,19 @@ export interface Config {
   readonly maxKeysPerAccount: number;
   /** What the dashboard page at `/dashboard/` reads from `/dashboard/config.json`: how people sign in. */
   readonly dashboard: DashboardConfig;
+  /** Where Prometheus metrics are served (docs/operations.md); never to the public unauthenticated. */
+  readonly metrics: MetricsConfig;
+}
+
+/**
+ * `port`: the separate metrics listener (`METRICS_PORT`, default 9464, or a free port when `PORT`
+ * is 0; `null` for `METRICS_PORT=off`), on `host` (`METRICS_HOST`, default loopback). `token`:
+ * when set (`METRICS_TOKEN`), `GET /metrics` on the public port too, for that bearer token only.
+ */
+export interface MetricsConfig {
+  readonly port: number | null;
+  readonly host: string;
+  readonly token: string | null;
 }
 
 /** The configuration is unusable; `message` lists every problem, one per line. */
@@ -87,6 +100,9 @@ const envSchema = z.object({
   SWEEP_INTERVAL_SECONDS: optional(integer(1, 86_400)),
   SHUTDOWN_TIMEOUT_MS: optional(integer(0, 600_000)),
   MAX_KEYS_PER_ACCOUNT: optional(integer(1, 1_000_000)),
+  METRICS_PORT: optional(z.union([z.literal('off'), integer(0, 65_535)])),
+  METRICS_HOST: optional(z.string()),
+  METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
 });
 
 function trustProxyOf(value: string | undefined): boolean | number | string {
@@ -183,5 +199,11 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     sweepIntervalMs: (e.SWEEP_INTERVAL_SECONDS ?? 60) * 1000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     maxKeysPerAccount: e.MAX_KEYS_PER_ACCOUNT ?? 1000,
+    metrics: {
+      // A server on a free port (tests, benches) takes a free metrics port too, never a fixed one.
+      port: e.METRICS_PORT === 'off' ? null : (e.METRICS_PORT ?? (e.PORT === 0 ? 0 : 9464)),
+      host: e.METRICS_HOST ?? '127.0.0.1',
+      token: e.METRICS_TOKEN ?? null,
+    },
   };
 }

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, requestLogger } from './logger.js';
+import { requestLogger } from './access-log.js';
+import { createLogger } from './logger.js';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -46,5 +47,23 @@ describe('requestLogger', () => {
     const line = JSON.parse(logs[0]!) as { msg: string; level: number; req: { id: string; url: string } };
     expect(line).toMatchObject({ msg: 'a warning', level: 40, req: { id: 'trace-9' } });
     expect(line.req.url).not.toContain('hp_A');
+  });
+
+  // A credential pasted (or injected) as a request id would otherwise be echoed in the response and
+  // written to every log line of the request: anything the scrubber would redact is not an id.
+  it.each(['info', 'warn'])('at %s replaces a request id shaped like a credential, in the response and the logs', async (level) => {
+    const { url, logs } = await serve(level);
+    const apiKey = `hp_${'Q'.repeat(20)}x_-${'r'.repeat(20)}`;
+    const idToken = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl';
+    for (const credential of [apiKey, idToken, `trace:${apiKey}`]) {
+      const res = await fetch(`${url}/warn`, { headers: { 'x-request-id': credential } });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect(logs.length).toBeGreaterThanOrEqual(3);
+    const output = logs.join('');
+    expect(output).not.toContain('QQQQQQQQQQ');
+    expect(output).not.toContain('eyJ');
+    for (const line of logs) expect((JSON.parse(line) as { req: { id: string } }).req.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

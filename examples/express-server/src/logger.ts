@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { pinoHttp, type HttpLogger } from 'pino-http';
 
 /**
  * Log paths never written: credentials travel in these headers. API keys and ID tokens appear
@@ -14,7 +11,12 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-/** Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted. */
+/**
+ * Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted.
+ * JSON goes to stdout through a 4 KiB buffer, written when full and at least every 250 ms, and
+ * flushed synchronously when the process exits: a write per line (a system call on the thread
+ * pool and its callback) cost more than building the line (bench/METHOD.md).
+ */
 export function createLogger(
   options: { level: string; format?: 'json' | 'pretty' },
   destination?: DestinationStream,
@@ -24,84 +26,20 @@ export function createLogger(
   if (options.format === 'pretty') {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } });
   }
-  return pino(base);
+  return pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }));
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Request headers worth logging; any other header (where a misplaced secret might sit) is left out. */
-const LOGGED_HEADERS = ['host', 'user-agent', 'content-type', 'content-length', 'content-encoding', 'x-forwarded-for', 'authorization'];
-
-// Shapes of credentials, scrubbed from anything logged from the URL.
+// Shapes of credentials, scrubbed from anything logged from the URL or a header.
 const SECRET_SHAPES = /hp_[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.?[A-Za-z0-9_-]*/g;
+// The same shapes, to test a single value (no `g` flag: no `lastIndex` state between calls).
+const SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
+
+/** Whether `value` holds anything {@link scrubSecrets} would redact. */
+export function looksLikeSecret(value: string): boolean {
+  return SECRET_SHAPE.test(value);
+}
 
 /** Replaces anything shaped like an API key or a JWT with `[redacted]`. */
 export function scrubSecrets(value: string): string {
   return value.replace(SECRET_SHAPES, '[redacted]');
-}
-
-interface SerializedRequest {
-  id: unknown;
-  method: string;
-  url: string;
-  headers: Record<string, unknown>;
-  remoteAddress?: string;
-}
-
-function serializeRequest(req: SerializedRequest): Record<string, unknown> {
-  const headers: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) {
-    const value = req.headers[name];
-    if (value === undefined) continue;
-    // A client may paste a credential into any header (a user agent, a forwarded-for); scrub them all.
-    headers[name] = typeof value === 'string' ? scrubSecrets(value) : Array.isArray(value) ? value.map((v) => scrubSecrets(String(v))) : value;
-  }
-  return { id: req.id, method: req.method, url: scrubSecrets(req.url), headers, remoteAddress: req.remoteAddress };
-}
-
-function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-  res.setHeader('x-request-id', id);
-  return id;
-}
-
-type RequestLogger = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-
-/**
- * One log line per request with a request id: the caller's `X-Request-Id` when it is sane, a new
- * UUID otherwise, echoed in the response. Authentication refusals add their (server-side only)
- * reason, set by the error handler in `res.locals.authFailure`.
- *
- * When the level leaves out `info` (e.g. `LOG_LEVEL=warn` in production), no access line would be
- * written anyway: the request id is still set and echoed, and `req.log` (a child logger bound to
- * it) is still there for warnings and errors, without pino-http's per-request work, which a CPU
- * profile showed as the largest cost of a request after Express.
- */
-export function requestLogger(logger: Logger): RequestLogger {
-  if (!logger.isLevelEnabled('info')) {
-    return (req, res, next) => {
-      const id = requestIdOf(req, res);
-      req.id = id;
-      req.log = logger.child({ req: { id, method: req.method, url: scrubSecrets(req.url ?? '') } });
-      next();
-    };
-  }
-  return accessLogger(logger);
-}
-
-function accessLogger(logger: Logger): HttpLogger {
-  return pinoHttp({
-    logger,
-    serializers: { req: serializeRequest },
-    genReqId: requestIdOf,
-    customLogLevel(_req, res, err) {
-      if (err !== undefined || res.statusCode >= 500) return 'error';
-      return 'info';
-    },
-    customProps(_req, res) {
-      const failure = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['authFailure'];
-      return failure === undefined ? {} : { auth: failure };
-    },
-  });
 }

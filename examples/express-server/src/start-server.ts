@@ -8,6 +8,8 @@ import type { Lifecycle } from './app-deps.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { DropsRepository } from './db/drops-repository.js';
+import { startMetricsListener, type MetricsListener } from './metrics/metrics-endpoints.js';
+import { createServerMetrics } from './metrics/server-metrics.js';
 import { openDatabase } from './db/open-database.js';
 import { createIdentity } from './identity/create-identity.js';
 import { startSweeper, type Sweeper } from './sweeper.js';
@@ -20,6 +22,8 @@ export interface RunningServer {
   readonly server: Server;
   readonly db: Queryable;
   readonly sweeper: Sweeper;
+  /** `http://host:port/metrics` of the metrics listener, or `null` when `METRICS_PORT=off`. */
+  readonly metricsUrl: string | null;
   /**
    * Graceful shutdown: stop accepting, let requests in flight finish (at most
    * `shutdownTimeoutMs`, then cut them), stop the sweeper, flush the key store, close the database.
@@ -42,12 +46,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const clock = options.clock ?? Date.now;
   const identity = createIdentity(config.identity);
   const db = await openDatabase(config.database);
+  const metrics = config.metrics.port !== null || config.metrics.token !== null ? createServerMetrics() : null;
   const keyStore = new PostgresKeyStore({
     db,
     onError: (error) => logger.warn({ err: error }, 'key store: recording key use or renewing the cache lease failed; will retry'),
     // docs/revocation.md: on PostgreSQL a revoke returns once every instance holding a cache lease
     // acknowledged it (or its lease expired).
-    onRevocationWait: (wait) => logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance'),
+    onRevocationWait: (wait) => {
+      metrics?.countRevocationWait(wait);
+      logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance');
+    },
   });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
@@ -59,6 +67,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     devIdentity: identity.dev,
     clock,
     lifecycle,
+    metrics,
   });
   const sweeper = startSweeper({ drops: new DropsRepository(db), intervalMs: config.sweepIntervalMs, clock, logger });
 
@@ -66,6 +75,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // Slow or idle clients must not hold the process open forever.
   server.requestTimeout = 5 * 60_000;
   server.headersTimeout = 60_000;
+  let metricsListener: MetricsListener | null = null;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -74,7 +84,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
         resolve();
       });
     });
+    if (metrics !== null && config.metrics.port !== null) {
+      metricsListener = await startMetricsListener({ host: config.metrics.host, port: config.metrics.port }, metrics);
+    }
   } catch (error) {
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+    metrics?.close();
     await sweeper.stop();
     await keyStore.close();
     await db.close();
@@ -100,6 +115,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
       server.closeAllConnections();
       await drained;
     }
+    await metricsListener?.close();
+    metrics?.close();
     await sweeper.stop();
     await keyStore.close();
     await db.close();
@@ -111,6 +128,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server,
     db,
     sweeper,
+    metricsUrl: metricsListener?.url ?? null,
     close: () => (closing ??= close()),
   };
 }

@@ -6,3 +6,4 @@ export * from './authenticator/index.js';
 export * from './keys/index.js';
 export * from './web/index.js';
 export { systemClock, type Clock } from './clock.js';
+export * from './diagnostics/index.js';

@@ -48,8 +48,6 @@ export function finalErrorHandler(): ErrorRequestHandler {
       res.status(status).json({ error: messageOf(err, status) });
       return;
     }
-    // pino-http logs this error with the request line.
-    (res as typeof res & { err?: Error }).err = err;
     req.log?.error({ err }, 'request failed');
     res.status(500).json({ error: 'internal error' });
   };

@@ -4,9 +4,11 @@ import { systemClock, type Clock } from '../clock.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
+import { observeAuthentication, observingAuthentication } from '../diagnostics/observe-authentication.js';
+import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
-import { authorizationOf, parseAuthorization, type HeadersLike } from './parse-authorization.js';
+import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -138,7 +140,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const id = keyIdOf(secret);
     let found: ReturnType<KeyStore['findActive']>;
     try {
-      found = keyStore.findActive(id);
+      found = observingKeyStore() ? observeKeyStoreCall('findActive', () => keyStore.findActive(id)) : keyStore.findActive(id);
     } catch (cause) {
       return Promise.reject(keyStoreUnavailable(cause));
     }
@@ -198,9 +200,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   // Not async itself: it hands back the credential check's own promise, one await less per request.
   function run(source: AuthorizationSource, authOptions: AuthenticateOptions | undefined, required: boolean): Promise<Principal | null> {
+    // Timed only while someone listens on drops-auth:authenticate; otherwise one property read.
+    const startedAt = observingAuthentication() ? performance.now() : -1;
     const accept = authOptions?.accept === undefined ? ALL_CREDENTIAL_TYPES : authOptions.accept;
     const header = isHeadersLike(source) ? authorizationOf(source) : source;
     const credential = parseAuthorization(header);
+    const result = check(credential, accept, required);
+    if (startedAt < 0) return result;
+    const type = credential.kind === 'api_key' || credential.kind === 'id_token' ? credential.kind : null;
+    return observeAuthentication(result, type, startedAt);
+  }
+
+  function check(credential: BearerCredential, accept: readonly CredentialType[], required: boolean): Promise<Principal | null> {
     switch (credential.kind) {
       case 'absent':
         return required ? Promise.reject(new UnauthenticatedError('missing')) : NO_PRINCIPAL;

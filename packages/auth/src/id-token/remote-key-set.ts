@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { jwksFetchChannel } from '../diagnostics/channels.js';
 import { UnauthenticatedError, UnavailableError } from '../errors/index.js';
 import { cacheControlMaxAgeMs } from './cache-control-max-age.js';
 import type { PublicKey } from '../platform/runtime-crypto.js';
@@ -118,6 +119,8 @@ export class RemoteKeySet {
 
   async #fetchKeySet(): Promise<void> {
     const { url, fetch: fetchImpl, clock, fetchTimeoutMs, defaultMaxAgeMs } = this.#options;
+    // Reported on drops-auth:jwks-fetch, timed only while someone listens.
+    const startedAt = jwksFetchChannel.hasSubscribers ? performance.now() : -1;
     try {
       const response = await fetchImpl(url, {
         headers: { accept: 'application/json' },
@@ -140,9 +143,15 @@ export class RemoteKeySet {
       this.#freshUntil = clock() + Math.min(MAX_MAX_AGE_MS, Math.max(MIN_MAX_AGE_MS, maxAge));
       this.#failedAt = undefined;
       this.#lastError = undefined;
+      if (startedAt >= 0) {
+        jwksFetchChannel.publish({ url: url.href, outcome: 'fetched', keyCount: keys.size, durationMs: performance.now() - startedAt, error: null });
+      }
     } catch (error) {
       this.#failedAt = clock();
       this.#lastError = error;
+      if (startedAt >= 0) {
+        jwksFetchChannel.publish({ url: url.href, outcome: 'failed', keyCount: null, durationMs: performance.now() - startedAt, error });
+      }
       throw new UnavailableError('identity_provider', { cause: error });
     }
   }

@@ -9,6 +9,9 @@ import { NotFoundError } from '../errors/not-found-error.js';
 import { RateLimitedError } from '../errors/rate-limited-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
+import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
+import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
+import { observeRevocation } from '../diagnostics/observe-revocation.js';
 import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
@@ -101,9 +104,10 @@ async function createCounted(keyStore: KeyStore, key: NewKeyRecord, maxActive: n
   return true;
 }
 
-async function guard<T>(operation: () => Promise<T>): Promise<T> {
+/** One key store call: reported on `drops-auth:key-store` when observed; a failure is a 503. */
+async function guard<T>(operation: KeyStoreOperation, call: () => Promise<T>): Promise<T> {
   try {
-    return await operation();
+    return await (observingKeyStore() ? observeKeyStoreCall(operation, call) : call());
   } catch (cause) {
     throw new UnavailableError('key_store', { cause });
   }
@@ -150,7 +154,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
       const key = generateApiKey(random);
       const createdAt = new Date(now);
-      const created = await guard(() =>
+      const created = await guard('create', () =>
         createWithinLimit({
           id: key.id,
           accountId: principal.accountId,
@@ -165,7 +169,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     async list(principal) {
-      const keys = await guard(() => keyStore.listByAccount(principal.accountId));
+      const keys = await guard('listByAccount', () => keyStore.listByAccount(principal.accountId));
       return keys.map(toKeyJson);
     },
 
@@ -173,8 +177,10 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       if (typeof id !== 'string' || !isKeyId(id)) {
         throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
       }
-      const revoked = await guard(() => keyStore.revoke(principal.accountId, id, new Date(clock())));
-      if (!revoked) throw new NotFoundError('no active key with that id');
+      await observeRevocation(id, async () => {
+        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock())));
+        if (!revoked) throw new NotFoundError('no active key with that id');
+      });
     },
   };
 }

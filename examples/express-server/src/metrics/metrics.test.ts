@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { useProxiedServer } from '../testing/proxied-server.js';
+import { bearer, useTestServer } from '../testing/test-server.js';
+import { createServerMetrics } from './server-metrics.js';
+
+/** Every sample of a Prometheus text exposition, keyed by `name{labels}` as written. */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    found.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return found;
+}
+
+async function scrape(url: string, init?: RequestInit): Promise<Map<string, number>> {
+  const res = await fetch(url, init);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return samples(await res.text());
+}
+
+/** How much each sample grew between two scrapes (absent before counts as 0). */
+function growth(before: Map<string, number>, after: Map<string, number>): (key: string) => number {
+  return (key) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+}
+
+/** The answer to compare for "learns nothing": status, body and headers but the per-request ones. */
+async function answer(res: Response): Promise<unknown> {
+  const headers = [...res.headers].filter(([name]) => name !== 'date' && name !== 'x-request-id');
+  return { status: res.status, headers, body: await res.text() };
+}
+
+const TOKEN = 'metrics-token-0123456789abcdef';
+
+describe('GET /metrics on the metrics listener', () => {
+  const server = useTestServer({ backend: 'pglite', env: { METRICS_TOKEN: TOKEN } });
+
+  it('counts authentications by credential, outcome and reason, with their latency', async () => {
+    const s = server();
+    const metricsUrl = s.running.metricsUrl!;
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const { apiKey } = await s.mintKey('metrics-user');
+    const token = await s.token('metrics-user');
+    const before = await scrape(metricsUrl);
+
+    for (let i = 0; i < 3; i++) expect((await s.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(200);
+    expect((await s.fetch('/whoami', { headers: bearer(token) })).status).toBe(200);
+    expect((await s.fetch('/whoami', { headers: bearer(`hp_${'U'.repeat(43)}`) })).status).toBe(401);
+    expect((await s.fetch('/whoami')).status).toBe(401);
+    expect((await s.fetch('/keys', { method: 'POST', headers: bearer(apiKey) })).status).toBe(401);
+
+    const grew = growth(before, await scrape(metricsUrl));
+    // The API key on POST /keys authenticates; the key manager then refuses it (a 401 on /keys).
+    expect(grew('drops_auth_requests_total{credential="api_key",outcome="authenticated",reason="none"}')).toBe(4);
+    expect(grew('drops_auth_requests_total{credential="id_token",outcome="authenticated",reason="none"}')).toBe(1);
+    expect(grew('drops_auth_requests_total{credential="api_key",outcome="refused",reason="unknown_key"}')).toBe(1);
+    expect(grew('drops_auth_requests_total{credential="none",outcome="refused",reason="missing"}')).toBe(1);
+    expect(grew('drops_auth_authenticate_duration_seconds_count{credential="api_key",outcome="authenticated"}')).toBe(4);
+    expect(grew('drops_auth_authenticate_duration_seconds_bucket{credential="api_key",outcome="authenticated",le="+Inf"}')).toBe(4);
+    expect(grew('drops_auth_key_store_duration_seconds_count{operation="findActive"}')).toBe(5);
+    expect(grew('drops_http_requests_total{method="GET",route="/whoami",status="200"}')).toBe(4);
+    expect(grew('drops_http_requests_total{method="GET",route="none",status="401"}')).toBe(2);
+    expect(grew('drops_http_requests_total{method="POST",route="/keys",status="401"}')).toBe(1);
+  });
+
+  it('counts JWKS fetches and key count, revocations and their wait, and has the process metrics', async () => {
+    const s = server();
+    const metricsUrl = s.running.metricsUrl!;
+    const { id } = await s.mintKey('revoker');
+    const before = await scrape(metricsUrl);
+    expect(before.get('drops_auth_jwks_fetches_total{outcome="fetched"}')).toBeGreaterThanOrEqual(1);
+    expect(before.get('drops_auth_jwks_keys')).toBe(s.idp!.jwks.keys.length);
+    expect(before.has('process_cpu_user_seconds_total')).toBe(true);
+    expect(before.has('nodejs_eventloop_lag_seconds')).toBe(true);
+
+    const token = await s.token('revoker');
+    expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(204);
+    expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(404);
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(1);
+    expect(grew('drops_auth_revocation_wait_seconds_count{outcome="not_found"}')).toBe(1);
+    expect(grew('drops_auth_key_store_duration_seconds_count{operation="revoke"}')).toBe(2);
+    expect(grew('drops_http_requests_total{method="DELETE",route="/keys/:id",status="204"}')).toBe(1);
+  });
+
+  it('answers nothing else on the metrics listener', async () => {
+    const s = server();
+    const other = await fetch(new URL('/healthz', s.running.metricsUrl!));
+    expect(other.status).toBe(404);
+    expect((await fetch(s.running.metricsUrl!, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('on the public port, serves the METRICS_TOKEN bearer and tells anyone else nothing: the 404 of any unknown path', async () => {
+    const s = server();
+    const unknownPath = await answer(await s.fetch('/no-such-page'));
+    for (const headers of [{}, bearer('wrong-token-0123456789abcdef'), bearer(`${TOKEN}x`), { authorization: TOKEN }]) {
+      const res = await s.fetch('/metrics', { headers });
+      expect(await answer(res)).toEqual(unknownPath);
+    }
+    const ok = await scrape(`${s.url}/metrics`, { headers: bearer(TOKEN) });
+    expect(ok.has('drops_auth_jwks_fetches_total{outcome="fetched"}')).toBe(true);
+  });
+});
+
+describe('GET /metrics on the public port without METRICS_TOKEN', () => {
+  const server = useTestServer({ backend: 'pglite', env: { METRICS_PORT: 'off' } });
+
+  it('is the 404 of any unknown path, whatever the caller sends; and METRICS_PORT=off opens no listener', async () => {
+    const s = server();
+    expect(s.running.metricsUrl).toBeNull();
+    const unknownPath = await answer(await s.fetch('/no-such-page'));
+    for (const headers of [{}, bearer('anything-at-all-0123456789'), bearer(await s.token())]) {
+      expect(await answer(await s.fetch('/metrics', { headers }))).toEqual(unknownPath);
+    }
+  });
+});
+
+describe('metrics when the key store is down', () => {
+  const proxied = useProxiedServer();
+
+  it('count the 503s by dependency and the key store errors', async () => {
+    const { s, proxy } = proxied();
+    const metricsUrl = s.running.metricsUrl!;
+    const before = await scrape(metricsUrl);
+    await proxy.cut();
+    try {
+      expect((await s.fetch('/whoami', { headers: bearer(`hp_${'E'.repeat(43)}`) })).status).toBe(503);
+    } finally {
+      await proxy.restore();
+    }
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_requests_total{credential="api_key",outcome="unavailable",reason="key_store"}')).toBe(1);
+    expect(grew('drops_auth_key_store_errors_total{operation="findActive"}')).toBe(1);
+    expect(grew('drops_http_requests_total{method="GET",route="none",status="503"}')).toBe(1);
+  });
+
+  it('time a revocation on PostgreSQL, which waits for the instances holding a cache lease', async () => {
+    const { s } = proxied();
+    const metricsUrl = s.running.metricsUrl!;
+    const { apiKey, id } = await s.mintKey('lease-holder');
+    expect((await s.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(200);
+    const before = await scrape(metricsUrl);
+    expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(await s.token('lease-holder')) })).status).toBe(204);
+    const after = await scrape(metricsUrl);
+    expect(growth(before, after)('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(1);
+    // How many leases acknowledged depends on the lease's renewal timing; none had to expire.
+    expect(after.has('drops_auth_revocation_acknowledgements_total')).toBe(true);
+    expect(growth(before, after)('drops_auth_revocation_expired_leases_total')).toBe(0);
+  });
+});
+
+describe('countRevocationWait', () => {
+  it("counts the store's acknowledgements and expired leases", async () => {
+    const metrics = createServerMetrics();
+    try {
+      const before = samples(await metrics.render());
+      metrics.countRevocationWait({ acknowledged: 2, expired: 0 });
+      metrics.countRevocationWait({ acknowledged: 1, expired: 1 });
+      const grew = growth(before, samples(await metrics.render()));
+      expect(grew('drops_auth_revocation_acknowledgements_total')).toBe(3);
+      expect(grew('drops_auth_revocation_expired_leases_total')).toBe(1);
+    } finally {
+      metrics.close();
+    }
+  });
+});

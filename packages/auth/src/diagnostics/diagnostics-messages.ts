@@ -1,0 +1,85 @@
+import type { CredentialType } from '../authenticator/principal.js';
+import type { UnauthenticatedReason } from '../errors/unauthenticated-error.js';
+import type { UnavailableDependency } from '../errors/unavailable-error.js';
+
+/**
+ * The `node:diagnostics_channel` channels `@drops/auth` publishes on. Subscribe by name with
+ * `diagnostics_channel.subscribe(name, listener)`; with no subscriber nothing is measured or built.
+ * No message ever holds a secret or a token: key ids (hashes) at most.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from 'node:diagnostics_channel';
+ * import { DIAGNOSTICS_CHANNELS, type AuthenticateMessage } from '@drops/auth';
+ *
+ * subscribe(DIAGNOSTICS_CHANNELS.authenticate, (message) => {
+ *   const { credential, outcome, reason, durationMs } = message as AuthenticateMessage;
+ *   if (outcome === 'refused') console.log(`401 (${reason}) for a ${credential ?? 'missing'} credential in ${durationMs} ms`);
+ * });
+ * ```
+ */
+export const DIAGNOSTICS_CHANNELS = Object.freeze({
+  /** One {@link AuthenticateMessage} per `authenticate()` / `authenticateOptional()` call. */
+  authenticate: 'drops-auth:authenticate',
+  /** One {@link JwksFetchMessage} per fetch of an identity provider's key set. */
+  jwksFetch: 'drops-auth:jwks-fetch',
+  /** One {@link KeyStoreMessage} per key store call made by the authenticator or the key manager. */
+  keyStore: 'drops-auth:key-store',
+  /** One {@link RevocationMessage} per revocation through the key manager. */
+  revocation: 'drops-auth:revocation',
+} as const);
+
+/** On `drops-auth:authenticate`: how one authentication ended. */
+export interface AuthenticateMessage {
+  /** The credential presented; `null` when there was none or it was neither kind (malformed). */
+  readonly credential: CredentialType | null;
+  /**
+   * `authenticated`; `anonymous` (no `Authorization` header where that is allowed); `refused`
+   * (the uniform 401); `unavailable` (a 503: a dependency could not answer); `error` (an
+   * unexpected failure of a hook such as `resolveAccount`).
+   */
+  readonly outcome: 'authenticated' | 'anonymous' | 'refused' | 'unavailable' | 'error';
+  /** Why: the 401's reason, or the dependency that failed for a 503; `null` otherwise. */
+  readonly reason: UnauthenticatedReason | UnavailableDependency | null;
+  /** From the call until the outcome was known, in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** On `drops-auth:jwks-fetch`: one fetch of an identity provider's JSON Web Key Set. */
+export interface JwksFetchMessage {
+  /** The key set's URL (public). */
+  readonly url: string;
+  /** `fetched` (and imported); `failed` (network error, timeout, non-2xx, unusable document). */
+  readonly outcome: 'fetched' | 'failed';
+  /** Keys usable after the fetch; `null` when it failed. */
+  readonly keyCount: number | null;
+  readonly durationMs: number;
+  /** Why it failed; `null` when it did not. */
+  readonly error: unknown;
+}
+
+/** The key store operations the core calls and reports (`create` is also `createWithinLimit`, a mint under the key limit). */
+export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke';
+
+/** On `drops-auth:key-store`: one call to the key store. */
+export interface KeyStoreMessage {
+  readonly operation: KeyStoreOperation;
+  readonly durationMs: number;
+  /** What the store threw or rejected with (stores only ever see key ids, never a secret); `null` on success. */
+  readonly error: unknown;
+}
+
+/** On `drops-auth:revocation`: one revocation, and how long the revoker waited for it. */
+export interface RevocationMessage {
+  /** The key's id (a hash, safe to log). */
+  readonly keyId: string;
+  /** `revoked`; `not_found` (no active key of the account with that id: a 404); `failed` (the store could not answer: a 503). */
+  readonly outcome: 'revoked' | 'not_found' | 'failed';
+  /**
+   * How long the revoke waited, in milliseconds: the store's write plus, for a store with a
+   * lease-coherent cache, the wait for every instance holding a lease to acknowledge or expire.
+   */
+  readonly durationMs: number;
+  /** Instances that acknowledged the revocation; `null` when the store does not report it. */
+  readonly instancesAcknowledged: number | null;
+}
