@@ -10,12 +10,10 @@ import {
   withAuth,
 } from '@drops/auth';
 import {
-  authFailureCases,
   LocalIdentityProvider,
-  sendRawRequest,
   snapshotOf,
+  uniform401WireSweep,
   UNIFORM_401 as UNIFORM_401_SNAPSHOT,
-  wireSnapshotOf,
 } from '@drops/auth/testing';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,37 +190,16 @@ describe('docs/adapters.md', () => {
 
 describe('the uniform 401 on the wire, in Hono', () => {
   it('is the same bytes, header order included, for every cause on every route', async () => {
-    const token = idp.mintIdToken({ sub: 'wire' });
-    const revoked = await mintKey('wire');
-    expect((await fetch(`${base}/keys/${revoked.id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(204);
-    const live = await mintKey('wire');
-    const routes: Array<[string, string, string?]> = [
-      ['GET', '/drops'],
-      ['GET', '/account'],
-      ['GET', '/keys'],
-      ['POST', '/keys', '{"name":"x"}'],
-      ['DELETE', `/keys/${live.id}`],
-      ['DELETE', '/keys/abc'],
-      ['PUT', '/keys'],
-      ['GET', '/keys/a/b'],
-    ];
-    const answers: Array<[string, string]> = [];
-    for (const [method, path, body] of routes) {
-      for (const { cause, headers } of authFailureCases({ idp, revokedApiKey: revoked.apiKey })) {
-        answers.push([`${cause} on ${method} ${path}`, wireSnapshotOf(await sendRawRequest(base, method, path, headers, body))]);
-      }
-    }
-    for (const [method, path, body] of [['POST', '/keys', 'not json'], ['GET', '/account']] as const) {
-      const res = await sendRawRequest(base, method, path, [['Authorization', `Bearer ${live.apiKey}`]], body);
-      answers.push([`wrong credential type on ${method} ${path}`, wireSnapshotOf(res)]);
-    }
-    answers.push(['unknown on POST /deploy', wireSnapshotOf(await sendRawRequest(base, 'POST', '/deploy', [['Authorization', 'Bearer hp_nope']]))]);
-
+    const sweep = await uniform401WireSweep({
+      url: base,
+      idp,
+      accountRoutes: [['GET', '/drops']],
+      idTokenOnlyRoutes: [['GET', '/account']],
+      optionalRoute: ['POST', '/deploy'],
+    });
     // The app's request logger adds nothing per request, so the whole answer must match.
-    const first = await sendRawRequest(base, 'GET', '/drops');
-    const expected = wireSnapshotOf(first);
-    for (const [what, wire] of answers) expect(wire, what).toBe(expected);
-    expect(await snapshotOf(first)).toEqual(UNIFORM_401_SNAPSHOT);
+    for (const [what, wire] of sweep.answers) expect(wire, what).toBe(sweep.expected);
+    expect(await snapshotOf(sweep.reference)).toEqual(UNIFORM_401_SNAPSHOT);
   });
 });
 

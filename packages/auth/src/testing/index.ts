@@ -14,3 +14,9 @@ export {
   type RawRequestOptions,
 } from './raw-http.js';
 export { authFailureCases, type AuthFailureCase, type AuthFailureCaseInput } from './auth-failure-cases.js';
+export {
+  uniform401WireSweep,
+  type Uniform401WireSweep,
+  type Uniform401WireSweepInput,
+  type WireRoute,
+} from './uniform-401-wire-sweep.js';
