@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { LastUsedBatcher } from '@drops/auth';
+import { LastUsedBatcher } from '@drops/auth/internal';
 import { interleaved } from './measure.mjs';
 
 const KEYS = 1_000_000;
