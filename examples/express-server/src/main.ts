@@ -20,8 +20,8 @@ const running = await startServer(config, { logger }).catch((error: unknown) => 
 
 const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite (${config.database.dataDir})`;
 logger.info(
-  // pid: tests check that the process they signal is the one listening.
-  { url: running.url, pid: process.pid, metrics: running.metricsUrl, database: where, identity: config.identity.kind },
+  // pino's own `pid` field: tests check that the process they signal is the one listening.
+  { url: running.url, metrics: running.metricsUrl, database: where, identity: config.identity.kind },
   config.identity.kind === 'dev'
     ? `listening on ${running.url}; development identity provider: POST ${running.url}/dev/token`
     : `listening on ${running.url}`,
