@@ -178,8 +178,12 @@ describe('the /keys routes', () => {
 });
 
 describe('docs/adapters.md', () => {
-  it.each(['hono-routes', 'hono-keys'])('shows the routes this app runs, verbatim (%s)', async (name) => {
-    const source = await readFile(new URL('./app.ts', import.meta.url), 'utf8');
+  it.each([
+    ['app.ts', 'hono-routes'],
+    ['app.ts', 'hono-keys'],
+    ['worker.ts', 'hono-worker'],
+  ])('shows the code %s runs, verbatim (%s)', async (file, name) => {
+    const source = await readFile(new URL(`./${file}`, import.meta.url), 'utf8');
     const region = new RegExp(`// #region ${name}\\n([\\s\\S]*?)\\n\\s*// #endregion`).exec(source)?.[1];
     expect(region).toBeDefined();
     const docs = await readFile(new URL('../../../docs/adapters.md', import.meta.url), 'utf8');

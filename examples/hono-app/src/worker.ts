@@ -7,6 +7,7 @@ import { createIdTokenVerifier, identityProviderFromEnv, type IdentityProviderEn
 import type { Hono } from 'hono';
 import { createService } from './create-service.js';
 
+// #region hono-worker
 let app: Hono | undefined;
 
 export default {
@@ -24,3 +25,4 @@ export default {
     return app.fetch(request);
   },
 };
+// #endregion
