@@ -184,10 +184,12 @@ describe('docs/adapters.md', () => {
     ['worker.ts', 'hono-worker'],
   ])('shows the code %s runs, verbatim (%s)', async (file, name) => {
     const source = await readFile(new URL(`./${file}`, import.meta.url), 'utf8');
-    const region = new RegExp(`// #region ${name}\\n([\\s\\S]*?)\\n\\s*// #endregion`).exec(source)?.[1];
-    expect(region).toBeDefined();
+    const match = new RegExp(`^( *)// #region ${name}\\n([\\s\\S]*?)\\n\\s*// #endregion`, 'm').exec(source);
+    expect(match).not.toBeNull();
+    const [, indent = '', region = ''] = match!;
     const docs = await readFile(new URL('../../../docs/adapters.md', import.meta.url), 'utf8');
-    const dedented = region!.replace(/^ {2}/gm, '');
+    // The region as the docs show it: without the indent of the function it sits in, if any.
+    const dedented = region.replace(new RegExp(`^${indent}`, 'gm'), '');
     expect(docs).toContain(dedented);
   });
 });
