@@ -1,22 +1,39 @@
-// Runs the core and adapter suites (vitest projects auth, postgres, express, koa, and the adapters'
-// projects for older framework majors) on each Node version `engines` names, with binaries from the
-// npm registry, one version after another (CI has two cores). Prints one line per version, writes
-// each run's JSON report to .tmp/node-matrix/ for scripts/test-summary.mjs, and exits non-zero if
-// any version fails.
+// Runs the tests on each Node version `engines` names, with binaries from the npm registry, one
+// version after another (CI has two cores):
 //
-// Node 20.12 is the exception: vitest 4 (vite 8) needs Node >= 20.19, so the suites cannot run on
-// it. The consumer test (vitest project `consumers`) runs the packed packages' apps on 20.12 instead.
+// - the core and adapter suites (vitest projects auth, postgres, express, koa, and the adapters'
+//   projects for older framework majors), on every version vitest runs on: vitest 4 (vite 8) needs
+//   Node >= 20.19, so not on 20.12;
+// - the packed smoke suite (consumers/smoke/, plain node:test) on every version, 20.12 included:
+//   the four packages packed and installed with npm into scratch projects (Express 5, Koa 3, pg and
+//   PGlite; and the oldest Express 4 and Koa 2 the peer ranges admit), then ESM and CommonJS
+//   imports, minting and authenticating, ID tokens against a local JWKS, the Express and Koa routes
+//   over HTTP, and the KeyStore conformance suite on PostgreSQL (127.0.0.1:5432) and PGlite.
+//
+// Prints one line per version, writes each run's JSON report to .tmp/node-matrix/ for
+// scripts/test-summary.mjs, and exits non-zero if any version fails. `--smoke-only` runs the packed
+// smoke suite alone (about a minute for the four versions).
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { nodeBinary, TESTED_NODE_VERSIONS } from './node-binary.mjs';
+
+const { preparePackedSmoke, runPackedSmoke } = await tsImport('../consumers/src/packed-smoke.ts', import.meta.url);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORTS = '.tmp/node-matrix';
+const smokeOnly = process.argv.includes('--smoke-only');
 // `express (...)` and `koa (...)`: the adapters' suites again on older framework majors, if any.
 const PROJECTS = ['auth', 'postgres', 'express', 'express (*', 'koa', 'koa (*'];
-/** Versions vitest itself cannot run on; see the header. */
-const COVERED_BY_CONSUMER_TEST = new Set(['20.12.2']);
+
+/** vitest 4 (vite 8) needs Node 20.19 or later. */
+function vitestRunsOn(version) {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 20 || (major === 20 && minor >= 19);
+}
 
 /** @returns {Promise<{ code: number | null, output: string }>} */
 function run(command, args) {
@@ -30,18 +47,13 @@ function run(command, args) {
   });
 }
 
-await rm(new URL(`../${REPORTS}`, import.meta.url), { recursive: true, force: true });
-await mkdir(new URL(`../${REPORTS}`, import.meta.url), { recursive: true });
-
-let failed = false;
-for (const version of TESTED_NODE_VERSIONS) {
-  if (COVERED_BY_CONSUMER_TEST.has(version)) {
-    console.log(`node-matrix: Node ${version}: the packed packages' apps run on it in the consumers project (vitest needs >= 20.19)`);
-    continue;
-  }
+/**
+ * The vitest suites on one Node binary.
+ * @returns {Promise<boolean>} whether they passed
+ */
+async function runVitestSuites(version, binary) {
   const started = Date.now();
   const report = `${REPORTS}/node-${version}.json`;
-  const binary = await nodeBinary(version);
   const projects = PROJECTS.flatMap((name) => ['--project', name]);
   const { code, output } = await run(binary, [
     'node_modules/vitest/vitest.mjs',
@@ -61,12 +73,56 @@ for (const version of TESTED_NODE_VERSIONS) {
   } catch {
     // no report: vitest did not start; its output below says why
   }
-  console.log(`node-matrix: Node ${version}: ${counts} (auth, postgres, express, koa; ${seconds}s)`);
+  console.log(`node-matrix: Node ${version}: suites ${counts} (vitest: auth, postgres, express, koa; ${seconds}s)`);
   if (!ok) {
-    failed = true;
     // The dot reporter's progress line says nothing; the failures follow its "Failed Tests" banner.
     const failures = output.indexOf('Failed Tests');
     console.log(failures === -1 ? output : output.slice(output.lastIndexOf('\n', failures) + 1));
   }
+  return ok;
+}
+
+/**
+ * The packed smoke suite's projects on one Node binary; writes a report in vitest's JSON shape.
+ * @returns {Promise<boolean>} whether it passed
+ */
+async function runSmokeSuite(version, binary, smokeProjects) {
+  const started = Date.now();
+  const results = [];
+  for (const project of smokeProjects) results.push({ project, ...(await runPackedSmoke(binary, project)) });
+  const sum = (key) => results.reduce((total, result) => total + result[key], 0);
+  const [passed, failed, skipped] = [sum('passed'), sum('failed'), sum('skipped')];
+  const ok = results.every((result) => result.ok);
+  const report = { numPassedTests: passed, numFailedTests: failed, numPendingTests: skipped, numTotalTests: passed + failed + skipped, numFailedTestSuites: ok ? 0 : 1 };
+  await writeFile(new URL(`../${REPORTS}/smoke-node-${version}.json`, import.meta.url), JSON.stringify(report));
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`node-matrix: Node ${version}: packed smoke ${passed} passed, ${failed} failed (node:test, ${smokeProjects.map((p) => p.name).join(' and ')}; ${seconds}s)`);
+  for (const result of results) if (!result.ok) console.log(`${result.project.name}:\n${result.output}`);
+  return ok;
+}
+
+await rm(new URL(`../${REPORTS}`, import.meta.url), { recursive: true, force: true });
+await mkdir(new URL(`../${REPORTS}`, import.meta.url), { recursive: true });
+
+let failed = false;
+const smokeRoot = await mkdtemp(join(tmpdir(), 'drops-node-matrix-'));
+try {
+  /** @type {Awaited<ReturnType<typeof preparePackedSmoke>> | null} */
+  let smokeProjects = null;
+  try {
+    smokeProjects = await preparePackedSmoke(smokeRoot);
+  } catch (error) {
+    failed = true;
+    console.log(`node-matrix: the packed smoke suite could not be set up:\n${error instanceof Error ? error.message : error}`);
+  }
+  for (const version of TESTED_NODE_VERSIONS) {
+    const binary = await nodeBinary(version);
+    if (smokeOnly) console.log(`node-matrix: Node ${version}: suites not run (--smoke-only)`);
+    else if (vitestRunsOn(version)) failed = !(await runVitestSuites(version, binary)) || failed;
+    else console.log(`node-matrix: Node ${version}: suites not run (vitest 4 needs Node >= 20.19); the packed smoke suite below covers it`);
+    if (smokeProjects) failed = !(await runSmokeSuite(version, binary, smokeProjects)) || failed;
+  }
+} finally {
+  await rm(smokeRoot, { recursive: true, force: true });
 }
 if (failed) process.exit(1);

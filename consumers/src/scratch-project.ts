@@ -66,7 +66,7 @@ export async function writeScratchProject(
  * `npm install` as a new user runs it: plain npm, no workspace link, no `--legacy-peer-deps`.
  * `--prefer-offline` reuses npm's shared cache, so only the first run on a machine downloads.
  */
-export function npmInstall(project: ScratchProject): Promise<CommandResult> {
+export function npmInstall(project: Pick<ScratchProject, 'dir'>): Promise<CommandResult> {
   return runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project.dir });
 }
 

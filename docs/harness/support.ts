@@ -148,6 +148,46 @@ export function consoleCapture(): { console: Pick<Console, 'log' | 'info'>; line
 }
 
 /**
+ * The set-up of a README's complete app (an app that listens on `process.env.PORT` and prints an
+ * ID token for the demo): `PORT=0`, and a `console` whose lines the checks read.
+ */
+export function readmeAppSetUp(): { console: Pick<Console, 'log' | 'info'>; printed: string[] } {
+  setEnv('PORT', '0');
+  const { console, lines } = consoleCapture();
+  return { console, printed: lines };
+}
+
+/**
+ * What the reader of a README's complete app does next: take the ID token it printed and run the
+ * README's first curl command, `curl -X POST /keys -d '{"name":"ci"}'` (a form content type).
+ * Closes the app's server and identity provider after the example.
+ */
+export async function signInAsTheReadmeShows(
+  server: Server,
+  idp: LocalIdentityProvider,
+  printed: readonly string[],
+): Promise<{ send: Send; idToken: string; apiKey: string }> {
+  afterExample(() => idp.close());
+  const send = overHttp(await urlOf(server));
+  const idToken = /^ey[\w-]+\.[\w-]+\.[\w-]+$/m.exec(printed.join('\n'))?.[0];
+  assert.ok(idToken, 'the app prints an ID token for the demo');
+  const minted = await send('/keys', {
+    method: 'POST',
+    headers: { ...bearer(idToken), 'content-type': 'application/x-www-form-urlencoded' },
+    body: '{"name":"ci"}',
+  });
+  const body = await expectJson(Promise.resolve(minted), 201, 'the curl command that mints');
+  assert.equal((body as { name: string }).name, 'ci');
+  return { send, idToken, apiKey: (body as { apiKey: string }).apiKey };
+}
+
+/** `POST /deploy` behind `optionalAuth()`: no credential is `201 { owner: null }`, an unknown key the uniform 401. */
+export async function expectAnonymousDeploy(send: Send): Promise<void> {
+  assert.deepEqual(await expectJson(send('/deploy', { method: 'POST' }), 201, 'POST /deploy with no credential'), { owner: null });
+  await expectUniform401(send('/deploy', { method: 'POST', headers: bearer(UNKNOWN_KEY) }), 'POST /deploy with an unknown key');
+}
+
+/**
  * A store works end to end: a key put in it authenticates, and once revoked is the uniform 401.
  * Resolves the key's id (still in the store, revoked).
  */
@@ -170,7 +210,7 @@ export const overHttp =
   (path, init) =>
     fetch(`${url}${path}`, init);
 
-const bearer = (credential: string): { authorization: string } => ({ authorization: `Bearer ${credential}` });
+export const bearer = (credential: string): { authorization: string } => ({ authorization: `Bearer ${credential}` });
 
 async function expectUniform401(answer: Promise<Response>, what: string): Promise<void> {
   assert.deepEqual(await snapshotOf(await answer), UNIFORM_401, `${what}: the uniform 401`);

@@ -1,0 +1,21 @@
+// Every entry of the four packed packages, imported as ESM.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+const ENTRIES = {
+  '@drops/auth': ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase', 'withAuth', 'keysHandler', 'isDropsAuthError'],
+  '@drops/auth/testing': ['LocalIdentityProvider', 'snapshotOf', 'UNIFORM_401'],
+  '@drops/auth/testing/conformance': ['describeKeyStoreConformance'],
+  '@drops/auth-express': ['dropsAuth', 'principalOf', 'errorHandler'],
+  '@drops/auth-koa': ['dropsAuth', 'principalOf', 'respondWithError'],
+  '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate'],
+};
+
+describe('ESM: import', () => {
+  for (const [entry, names] of Object.entries(ENTRIES)) {
+    it(entry, async () => {
+      const module = await import(entry);
+      for (const name of names) assert.notEqual(module[name], undefined, `${entry} exports ${name}`);
+    });
+  }
+});

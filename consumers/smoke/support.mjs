@@ -1,0 +1,78 @@
+// What the smoke tests share: drops auth over a local identity provider, servers on loopback, and
+// a check that a key store works end to end.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, UnauthenticatedError } from '@drops/auth';
+import { LocalIdentityProvider, sampleKeyRecord } from '@drops/auth/testing';
+
+/**
+ * An authenticator and key manager over a `MemoryKeyStore`, verifying ID tokens from a local
+ * identity provider (its JWKS on 127.0.0.1). Close `idp` when done.
+ *
+ * @example
+ * ```js
+ * const { idp, authenticator, keys } = await localAuth();
+ * ```
+ */
+export async function localAuth() {
+  const idp = await LocalIdentityProvider.start();
+  const keyStore = new MemoryKeyStore();
+  return {
+    idp,
+    keyStore,
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+    keys: createKeyManager({ keyStore }),
+  };
+}
+
+/**
+ * The base URL of a server once it listens on loopback.
+ *
+ * @param {import('node:http').Server} server from `app.listen(0, '127.0.0.1')`
+ * @returns {Promise<string>}
+ */
+export async function urlOf(server) {
+  if (!server.listening) await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error(`not a TCP server: ${address}`);
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/**
+ * Closes a server, its keep-alive connections included.
+ *
+ * @param {import('node:http').Server | undefined} server
+ * @returns {Promise<void>}
+ */
+export function closeServer(server) {
+  if (server === undefined) return Promise.resolve();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * A store works end to end: a key put in it authenticates, and once revoked is the uniform 401.
+ *
+ * @param {import('@drops/auth').KeyStore} keyStore
+ * @returns {Promise<void>}
+ */
+export async function expectStoreAuthenticates(keyStore) {
+  const authenticator = createAuthenticator({ keyStore });
+  const { secret, ...key } = sampleKeyRecord({ accountId: 'acct-store' });
+  await keyStore.create(key);
+  assert.deepEqual(await authenticator.authenticate(`Bearer ${secret}`), { accountId: 'acct-store', credential: 'api_key', keyId: key.id });
+  await keyStore.revoke('acct-store', key.id, new Date());
+  await assert.rejects(authenticator.authenticate(`Bearer ${secret}`), UnauthenticatedError);
+}
+
+/**
+ * The version of a package the scratch project installed (read from its package.json: not every
+ * package exports `./package.json`).
+ *
+ * @param {string} name e.g. `@koa/router`
+ * @returns {string}
+ */
+export function installedVersion(name) {
+  return JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+}
