@@ -1,10 +1,12 @@
-// What the smoke tests share: drops auth over a local identity provider, servers on loopback, and
-// a check that a key store works end to end.
+// What the smoke tests share: drops auth over a local identity provider, servers on loopback, the
+// tests of a framework adapter, and a check that a key store works end to end.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
 import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, UnauthenticatedError } from '@drops/auth';
 import { LocalIdentityProvider, sampleKeyRecord } from '@drops/auth/testing';
+import { checkKeyFlow, checkOptionalAuth } from './key-flow.mjs';
 
 /**
  * An authenticator and key manager over a `MemoryKeyStore`, verifying ID tokens from a local
@@ -75,4 +77,46 @@ export async function expectStoreAuthenticates(keyStore) {
  */
 export function installedVersion(name) {
   return JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+}
+
+/**
+ * The tests of one framework adapter: `serve` builds the app from drops auth (over a local identity
+ * provider) and listens on loopback; the app must serve `/keys`, `GET /whoami` (`{ accountId }`,
+ * after `requireAuth()`), `GET /healthz`, and `POST /deploy` (`201 { owner }`, after
+ * `optionalAuth()`).
+ *
+ * @param {string} title e.g. `Express 5.1.0`
+ * @param {(auth: Awaited<ReturnType<typeof localAuth>>) => import('node:http').Server} serve
+ * @example
+ * ```js
+ * describeAdapter(`Express ${installedVersion('express')}`, ({ authenticator, keys }) => app.listen(0, '127.0.0.1'));
+ * ```
+ */
+export function describeAdapter(title, serve) {
+  describe(title, () => {
+    /** @type {Awaited<ReturnType<typeof localAuth>>} */
+    let auth;
+    /** @type {import('node:http').Server | undefined} */
+    let server;
+    let url = '';
+
+    before(async () => {
+      auth = await localAuth();
+      server = serve(auth);
+      url = await urlOf(server);
+    });
+
+    after(async () => {
+      await closeServer(server);
+      await auth?.idp.close();
+    });
+
+    it('serves the key flow: mint with an ID token, use, refuse, revoke', async () => {
+      await checkKeyFlow({ url, idToken: auth.idp.mintIdToken({ sub: 'acct-smoke' }), accountId: 'acct-smoke' });
+    });
+
+    it('optionalAuth: no credential is anonymous, a bad one the uniform 401', async () => {
+      await checkOptionalAuth(url);
+    });
+  });
 }
