@@ -70,15 +70,22 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
+/** A closing fence: the opening fence's character, at least as many, and nothing else. */
+function isClosingFence(line: string, fence: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length >= fence.length && trimmed === (fence[0] ?? '`').repeat(trimmed.length);
+}
+
 function codeBlocksOf(file: string): CodeBlock[] {
   const lines = readFileSync(file, 'utf8').split('\n');
   const blocks: CodeBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*(\S.*)?$/.exec(lines[i] ?? '');
-    if (!open) continue;
+    // A backtick fence's info string has no backtick (CommonMark): ```` ```ts ```` is inline code.
+    if (!open || (open[2]?.startsWith('`') && open[3]?.includes('`'))) continue;
     const [, indent = '', fence = '```', info = ''] = open;
     let end = i + 1;
-    while (end < lines.length && lines[end]?.trim() !== fence) end++;
+    while (end < lines.length && !isClosingFence(lines[end] ?? '', fence)) end++;
     const language = info.trim().split(/\s+/)[0] ?? '';
     if (CODE_LANGUAGES.has(language)) {
       const code = lines.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
