@@ -4,5 +4,6 @@
 export { readJsonBody, parseJsonText, DEFAULT_KEYS_BODY_LIMIT, type ReadJsonBodyOptions } from './http/read-json-body.js';
 export { parseAccept } from './authenticator/create-authenticator.js';
 export { authorizationOfNodeRequest, type NodeRequestLike } from './authenticator/parse-authorization.js';
-export { LastUsedBatcher, type LastUsedBatcherOptions } from './key-store/last-used-batcher.js';
+export { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from './key-store/last-used-batcher.js';
 export { mintOptionsFromBody } from './keys/mint-options.js';
+export { parseEventCursor } from './key-store/event-cursor.js';

@@ -93,6 +93,35 @@ describe('createAuthenticator', () => {
     expect((await keyStore.listByAccount('acct_b'))[0]?.lastUsedAt).toEqual(new Date(1_700_000_060_000));
   });
 
+  it('hands the request-info thunk to recordUse, uncalled, and writes it with the first use', async () => {
+    const keyStore = new MemoryKeyStore();
+    const key = generateApiKey();
+    await keyStore.create({ id: key.id, accountId: 'acct_req', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null });
+    const handed: unknown[] = [];
+    const spy: KeyStore = {
+      create: (k) => keyStore.create(k),
+      findActive: (id) => keyStore.findActive(id),
+      listByAccount: (accountId) => keyStore.listByAccount(accountId),
+      revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+      recordUse: (id, at, info) => {
+        handed.push(info);
+        keyStore.recordUse(id, at, info);
+      },
+    };
+    let calls = 0;
+    const request = (): { ip: string; userAgent: string } => {
+      calls++;
+      return { ip: '203.0.113.5', userAgent: 'pipeline/2' };
+    };
+    const authenticator = createAuthenticator({ keyStore: spy, clock: () => 1_700_000_000_000 });
+    for (let i = 0; i < 3; i++) await authenticator.authenticate(`Bearer ${key.secret}`, { request });
+    await authenticator.authenticate(`Bearer ${key.secret}`);
+    expect(handed).toEqual([request, request, request, undefined]);
+    expect(calls).toBe(1); // the store kept one use within the minute, and asked once
+    const { events } = await keyStore.listEvents('acct_req', { limit: 10 });
+    expect(events[0]).toMatchObject({ type: 'first_used', actor: key.id, ip: '203.0.113.5', userAgent: 'pipeline/2' });
+  });
+
   it('authenticates an ID token to its subject by default', async () => {
     const { authenticator } = await setup();
     expect(await authenticator.authenticate(`Bearer ${GOOD_TOKEN}`)).toEqual({

@@ -7,6 +7,7 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import { observeAuthentication, observingAuthentication } from '../diagnostics/observe-authentication.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
+import type { RequestInfo } from '../key-store/key-event.js';
 import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
@@ -34,6 +35,17 @@ export interface AuthenticatorOptions {
 export interface AuthenticateOptions {
   /** Credential types this route accepts. Default: both. `POST /keys` accepts `['id_token']` only. */
   accept?: readonly CredentialType[];
+  /**
+   * What the request shows (address, `User-Agent`), for the `'first_used'` event of a key's first
+   * use. A thunk: it is handed to `KeyStore.recordUse`, which calls it only for a use it keeps
+   * (at most once a minute per key), so the hot path builds nothing.
+   *
+   * @example
+   * ```ts
+   * await authenticator.authenticate(req.headers, { request: () => ({ ip: req.ip, userAgent: req.get('user-agent') }) });
+   * ```
+   */
+  request?: () => RequestInfo;
 }
 
 /** What {@link Authenticator.authenticate} reads the credential from. */
@@ -136,7 +148,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
-  function authenticateApiKey(secret: string): Promise<Principal> {
+  function authenticateApiKey(secret: string, request: (() => RequestInfo) | undefined): Promise<Principal> {
     const id = keyIdOf(secret);
     let found: ReturnType<KeyStore['findActive']>;
     try {
@@ -147,22 +159,22 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     // A store answering from memory returns the key itself: no promise round-trip on the hot path.
     if (found === null || !isThenable(found)) {
       try {
-        return Promise.resolve(apiKeyPrincipal(id, found));
+        return Promise.resolve(apiKeyPrincipal(id, found, request));
       } catch (error) {
         return Promise.reject(error);
       }
     }
     return Promise.resolve(found).then(
-      (key) => apiKeyPrincipal(id, key),
+      (key) => apiKeyPrincipal(id, key, request),
       (cause: unknown) => {
         throw keyStoreUnavailable(cause);
       },
     );
   }
 
-  function apiKeyPrincipal(id: string, key: ActiveKey | null): Principal {
+  function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal {
     if (key === null) throw new UnauthenticatedError('unknown_key');
-    keyStore.recordUse(id, useTime());
+    keyStore.recordUse(id, useTime(), request);
     return { accountId: key.accountId, credential: 'api_key', keyId: id };
   }
 
@@ -205,13 +217,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const accept = authOptions?.accept === undefined ? ALL_CREDENTIAL_TYPES : authOptions.accept;
     const header = isHeadersLike(source) ? authorizationOf(source) : source;
     const credential = parseAuthorization(header);
-    const result = check(credential, accept, required);
+    const result = check(credential, accept, required, authOptions?.request);
     if (startedAt < 0) return result;
     const type = credential.kind === 'api_key' || credential.kind === 'id_token' ? credential.kind : null;
     return observeAuthentication(result, type, startedAt);
   }
 
-  function check(credential: BearerCredential, accept: readonly CredentialType[], required: boolean): Promise<Principal | null> {
+  function check(
+    credential: BearerCredential,
+    accept: readonly CredentialType[],
+    required: boolean,
+    request: (() => RequestInfo) | undefined,
+  ): Promise<Principal | null> {
     switch (credential.kind) {
       case 'absent':
         return required ? Promise.reject(new UnauthenticatedError('missing')) : NO_PRINCIPAL;
@@ -219,7 +236,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         return Promise.reject(new UnauthenticatedError('malformed'));
       case 'api_key':
         if (!accept.includes('api_key')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
-        return authenticateApiKey(credential.value);
+        return authenticateApiKey(credential.value, request);
       case 'id_token':
         if (!accept.includes('id_token')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
         return authenticateIdToken(credential.value);

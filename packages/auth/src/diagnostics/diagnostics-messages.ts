@@ -58,8 +58,12 @@ export interface JwksFetchMessage {
   readonly error: unknown;
 }
 
-/** The key store operations the core calls and reports (`create` is also `createWithinLimit`, a mint under the key limit). */
-export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke';
+/**
+ * The key store operations the core calls and reports: `create` is also `createWithinLimit` (a mint
+ * under the key limit); `revokeMany` is `KeyManager.revokeBySecret`'s revocation (through
+ * `findActive` and `revoke` on a store without `revokeMany`); `listEvents` is `KeyManager.events`.
+ */
+export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke' | 'revokeMany' | 'listEvents';
 
 /** On `drops-auth:key-store`: one call to the key store. */
 export interface KeyStoreMessage {

@@ -20,7 +20,8 @@ export type UnauthenticatedReason =
   | 'wrong_credential_type'
   | 'invalid_token'
   | 'expired_token'
-  | 'not_permitted';
+  | 'not_permitted'
+  | 'login_too_old';
 
 /**
  * The uniform 401. Missing, malformed, unknown, revoked, expired and wrong-type credentials all

@@ -1,2 +1,11 @@
 export type { KeyStore, KeyRecord, NewKeyRecord, ActiveKey, KeyProvenance } from './key-store.js';
+export type {
+  KeyEvent,
+  KeyEventContext,
+  KeyEventPage,
+  KeyEventSource,
+  KeyEventType,
+  RequestInfo,
+  RevokeManyStatus,
+} from './key-event.js';
 export { MemoryKeyStore, type MemoryKeyStoreOptions } from './memory-key-store.js';

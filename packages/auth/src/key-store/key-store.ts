@@ -1,3 +1,5 @@
+import type { KeyEventContext, KeyEventPage, RequestInfo, RevokeManyStatus } from './key-event.js';
+
 /** How a key was minted: the login behind it, for audit. Never a token. */
 export interface KeyProvenance {
   /** The ID token's `sub`. */
@@ -55,19 +57,23 @@ export interface ActiveKey {
  * ```
  */
 export interface KeyStore {
-  /** Stores a new active key. Rejects if the id already exists. */
-  create(key: NewKeyRecord): Promise<void>;
+  /**
+   * Stores a new active key. Rejects if the id already exists. Writes a `'minted'` event with
+   * `event` (default: source `'api'`, actor the provenance's subject) in the same transaction.
+   */
+  create(key: NewKeyRecord, event?: KeyEventContext): Promise<void>;
   /**
    * Stores a new active key only if its account holds fewer than `maxActive` active keys, and
    * resolves whether it did: `false` means the account is at the limit and nothing was stored.
-   * Rejects as `create` does. Atomic: concurrent calls for one account never leave it with more
-   * than `maxActive` active keys, on any store over the same data (on PostgreSQL, mints of one
-   * account take turns on a transaction-scoped advisory lock).
+   * Rejects as `create` does, and writes the `'minted'` event as `create` does. Atomic: concurrent
+   * calls for one account never leave it with more than `maxActive` active keys, on any store over
+   * the same data (on PostgreSQL, mints of one account take turns on a transaction-scoped advisory
+   * lock).
    *
    * Optional for stores written before the limit existed: without it the key manager counts with
    * `listByAccount` and then calls `create`, which two concurrent mints can overshoot.
    */
-  createWithinLimit?(key: NewKeyRecord, maxActive: number): Promise<boolean>;
+  createWithinLimit?(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean>;
   /**
    * The active (not revoked) key with this id, or `null` when it is unknown or revoked. A store
    * that answers from memory may return the value itself rather than a promise: the authenticator
@@ -78,14 +84,39 @@ export interface KeyStore {
   listByAccount(accountId: string): Promise<KeyRecord[]>;
   /**
    * Revokes the account's active key with this id. Resolves `true` when it was revoked by this
-   * call, `false` when the account has no active key with that id.
+   * call, `false` when the account has no active key with that id. A revocation writes a
+   * `'revoked'` event with `event` (default: source `'api'`, no actor) in the same transaction:
+   * both are kept or neither.
    */
-  revoke(accountId: string, id: string, at: Date): Promise<boolean>;
+  revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean>;
+  /**
+   * Revokes every active key among `ids`, of any account (revocation by value: whoever holds a
+   * secret may kill it). One `'revoked'` event per key revoked, in the same transaction as its
+   * revocation. Resolves, once no instance accepts any of the keys (the same wait as `revoke`),
+   * with one entry per distinct id, in the order of first appearance: `'revoked'` by this call,
+   * `'already_revoked'`, or `'unknown'`.
+   *
+   * Optional, so stores written before it keep compiling: without it the key manager revokes one
+   * by one through `findActive` and `revoke`, and cannot tell a revoked key from an unknown one.
+   */
+  revokeMany?(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]>;
+  /**
+   * The account's key events, newest first, at most `limit`. `cursor` is an opaque string from a
+   * previous page's `next`; a malformed one rejects with `InvalidRequestError` (a 400). Only the
+   * account's own events, never another's.
+   *
+   * Optional, so stores written before it keep compiling: without it an account has no events.
+   */
+  listEvents?(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage>;
   /**
    * Notes that a key was used. Fire-and-forget: it must not block or fail the request; stores
    * write it later, batched, forward-only (a later time never goes back).
+   *
+   * The first use of a key (stored `lastUsedAt` still `null`) writes a `'first_used'` event
+   * (source `'api'`, actor the key id) with what `info` answers. `info` is a thunk so the hot path
+   * stays cheap: a store calls it only for a use it keeps for writing, at most once per kept use.
    */
-  recordUse(id: string, at: Date): void;
+  recordUse(id: string, at: Date, info?: () => RequestInfo): void;
   /** Flushes pending writes and releases resources. */
   close?(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LastUsedBatcher, type LastUsedBatcherOptions } from './last-used-batcher.js';
+import { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from './last-used-batcher.js';
 
 const T0 = Date.UTC(2026, 5, 1);
 const batchers: LastUsedBatcher[] = [];
@@ -7,13 +7,17 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 function batcher(options: Partial<LastUsedBatcherOptions> = {}) {
   const written: Array<Map<string, Date>> = [];
+  const writtenInfo: Array<Map<string, LastUseInfo>> = [];
   const b = new LastUsedBatcher({
-    flush: async (entries) => void written.push(new Map(entries)),
+    flush: async (entries, info) => {
+      written.push(new Map(entries));
+      writtenInfo.push(new Map(info));
+    },
     flushIntervalMs: 3_600_000,
     ...options,
   });
   batchers.push(b);
-  return { b, written };
+  return { b, written, writtenInfo };
 }
 
 afterEach(async () => {
@@ -99,5 +103,67 @@ describe('LastUsedBatcher', () => {
     b.record('e', new Date(T0 + 1)); // not marked recorded, so its next use counts
     await b.close();
     expect(written.sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  describe('request details for a first use', () => {
+    it('calls the thunk only for a use it keeps, and writes its answer with that use', async () => {
+      const { b, written, writtenInfo } = batcher();
+      let calls = 0;
+      const info = (ip: string) => () => {
+        calls++;
+        return { ip, userAgent: 'agent' };
+      };
+      b.record('k', new Date(T0), info('192.0.2.1'));
+      for (let i = 1; i < 1_000; i++) b.record('k', new Date(T0 + i), info('192.0.2.2')); // throttled
+      b.record('other', new Date(T0)); // no thunk: no details
+      expect(calls).toBe(1);
+      await b.flush();
+      expect(written).toEqual([new Map([['k', new Date(T0)], ['other', new Date(T0)]])]);
+      expect(writtenInfo).toEqual([new Map([['k', { ip: '192.0.2.1', userAgent: 'agent' }]])]);
+    });
+
+    it('keeps the details of the use it writes: a newer use replaces them, or drops them when it has none', async () => {
+      const { b, writtenInfo } = batcher({ minIntervalMs: 0 });
+      b.record('a', new Date(T0), () => ({ ip: 'old' }));
+      b.record('a', new Date(T0 + 1), () => ({ ip: 'new' }));
+      b.record('b', new Date(T0), () => ({ ip: 'old' }));
+      b.record('b', new Date(T0 + 1));
+      await b.flush();
+      expect(writtenInfo).toEqual([new Map([['a', { ip: 'new', userAgent: null }]])]);
+    });
+
+    it('keeps the details with the uses of a failed write, for the retry', async () => {
+      let fail = true;
+      const seen: Array<Map<string, LastUseInfo>> = [];
+      const { b } = batcher({
+        flush: async (_entries, info) => {
+          seen.push(new Map(info));
+          if (fail) throw new Error('database down');
+        },
+        onError: () => {},
+      });
+      b.record('k', new Date(T0), () => ({ ip: '192.0.2.9', userAgent: 'ci' }));
+      await b.flush();
+      fail = false;
+      await b.flush();
+      expect(seen).toEqual([
+        new Map([['k', { ip: '192.0.2.9', userAgent: 'ci' }]]),
+        new Map([['k', { ip: '192.0.2.9', userAgent: 'ci' }]]),
+      ]);
+    });
+
+    it('survives a thunk that throws, and holds bounded strings only', async () => {
+      const { b, written, writtenInfo } = batcher();
+      expect(() =>
+        b.record('k', new Date(T0), () => {
+          throw new Error('no request');
+        }),
+      ).not.toThrow();
+      b.record('long', new Date(T0), () => ({ ip: 'x'.repeat(10_000), userAgent: 'y'.repeat(10_000) }));
+      await b.flush();
+      expect([...written[0]!.keys()]).toEqual(['k', 'long']);
+      expect(writtenInfo[0]!.get('k')).toEqual({ ip: null, userAgent: null });
+      expect(writtenInfo[0]!.get('long')).toEqual({ ip: 'x'.repeat(64), userAgent: 'y'.repeat(256) });
+    });
   });
 });

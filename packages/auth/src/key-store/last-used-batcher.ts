@@ -1,14 +1,25 @@
 import * as z from 'zod/mini';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { RecentMap } from '../recent-map.js';
+import { requestInfoFrom, type RequestInfo } from './key-event.js';
+
+/** What the request behind a kept use showed (bounded strings), for the key's `'first_used'` event. */
+export interface LastUseInfo {
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+}
 
 /** Default `maxTrackedKeys`: keys a {@link LastUsedBatcher} remembers at most, per map. */
 export const DEFAULT_MAX_TRACKED_KEYS = 100_000;
 
 /** Options of {@link LastUsedBatcher}. */
 export interface LastUsedBatcherOptions {
-  /** Writes a batch of `id -> last used` entries. Errors are passed to `onError` and retried later. */
-  flush: (entries: ReadonlyMap<string, Date>) => Promise<void>;
+  /**
+   * Writes a batch of `id -> last used` entries; `info` holds, for the entries whose use came with
+   * a request-info thunk, what it answered (for a first use's event). Errors are passed to
+   * `onError` and retried later.
+   */
+  flush: (entries: ReadonlyMap<string, Date>, info: ReadonlyMap<string, LastUseInfo>) => Promise<void>;
   /** Minimum time between two recorded uses of one key, in ms. Default 60 000 (one minute). */
   minIntervalMs?: number;
   /** How often pending entries are written, in ms. Default 5 000. */
@@ -59,6 +70,8 @@ export class LastUsedBatcher {
   /** Key -> when its use was last recorded (ms), bounded to the most recently recorded keys. */
   readonly #lastRecorded: RecentMap;
   #pending = new Map<string, Date>();
+  /** Request details of pending uses that came with a thunk: only ever keys of `#pending`. */
+  #pendingInfo = new Map<string, LastUseInfo>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
@@ -77,8 +90,12 @@ export class LastUsedBatcher {
     (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
   }
 
-  /** Notes a use of `id` at `at`. Cheap and synchronous. */
-  record(id: string, at: Date): void {
+  /**
+   * Notes a use of `id` at `at`. Cheap and synchronous. `info` is called only when this use is
+   * kept for writing (at most once per key per `minIntervalMs`), and what it answers is kept with
+   * it, bounded in length.
+   */
+  record(id: string, at: Date, info?: () => RequestInfo): void {
     if (this.#closed) return;
     const t = at.getTime();
     const last = this.#lastRecorded.get(id);
@@ -91,7 +108,12 @@ export class LastUsedBatcher {
       void this.flush();
     }
     this.#lastRecorded.set(id, t);
-    if (pending === undefined || pending.getTime() < t) this.#pending.set(id, at);
+    if (pending === undefined || pending.getTime() < t) {
+      this.#pending.set(id, at);
+      // The details go with the time they are written with: a newer use without any drops them.
+      if (info !== undefined) this.#pendingInfo.set(id, requestInfoFrom(info));
+      else if (pending !== undefined) this.#pendingInfo.delete(id);
+    }
     // A key recorded a whole interval ago would be recorded again anyway: forget it.
     this.#lastRecorded.evictOldestIf((recordedAt) => t - recordedAt >= this.#minIntervalMs);
   }
@@ -111,13 +133,20 @@ export class LastUsedBatcher {
     if (this.#flushing) await this.#flushing;
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
+    const batchInfo = this.#pendingInfo;
     this.#pending = new Map();
-    this.#flushing = this.#flush(batch)
+    this.#pendingInfo = new Map();
+    this.#flushing = this.#flush(batch, batchInfo)
       .catch((error: unknown) => {
         for (const [id, at] of batch) {
           const newer = this.#pending.get(id);
           if (newer === undefined && this.#pending.size >= this.#maxTrackedKeys) continue;
-          if (newer === undefined || newer.getTime() < at.getTime()) this.#pending.set(id, at);
+          if (newer === undefined || newer.getTime() < at.getTime()) {
+            this.#pending.set(id, at);
+            const info = batchInfo.get(id);
+            if (info !== undefined) this.#pendingInfo.set(id, info);
+            else this.#pendingInfo.delete(id);
+          }
         }
         this.#onError(error);
       })

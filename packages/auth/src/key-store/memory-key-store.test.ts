@@ -17,3 +17,33 @@ describe('MemoryKeyStore', () => {
     for (const key of await store.listByAccount('acct_1')) expect(key.lastUsedAt).toEqual(new Date(1_700_000_000_000));
   });
 });
+
+describe('MemoryKeyStore key events', () => {
+  it('asks for the request details only for a use it keeps: once per key a minute', async () => {
+    const store = new MemoryKeyStore();
+    const id = 'c'.repeat(64);
+    await store.create({ id, accountId: 'acct_thunk', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null });
+    let calls = 0;
+    const info = (): { ip: string; userAgent: string } => {
+      calls++;
+      return { ip: '192.0.2.1', userAgent: 'ua' };
+    };
+    const t0 = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 100; i++) store.recordUse(id, new Date(t0 + i * 100), info);
+    expect(calls).toBe(1);
+    store.recordUse(id, new Date(t0 + 60_000), info);
+    store.recordUse('d'.repeat(64), new Date(t0), info); // unknown key: nothing to keep
+    expect(calls).toBe(1); // a later use is no first use: its details are never needed
+    const { events } = await store.listEvents('acct_thunk', { limit: 10 });
+    expect(events.map((e) => [e.type, e.ip])).toEqual([['first_used', '192.0.2.1'], ['minted', null]]);
+  });
+
+  it('cuts request details to a bounded length', async () => {
+    const store = new MemoryKeyStore();
+    const id = 'e'.repeat(64);
+    await store.create({ id, accountId: 'acct_long', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null });
+    store.recordUse(id, new Date(), () => ({ ip: '1'.repeat(1_000), userAgent: 'u'.repeat(100_000) }));
+    const [first] = (await store.listEvents('acct_long', { limit: 1 })).events;
+    expect([first?.ip?.length, first?.userAgent?.length]).toEqual([64, 256]);
+  });
+});

@@ -1,6 +1,18 @@
 import * as z from 'zod/mini';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import {
+  requestInfoFrom,
+  UNATTRIBUTED_API_EVENT,
+  type KeyEvent,
+  type KeyEventContext,
+  type KeyEventPage,
+  type KeyEventType,
+  type RequestInfo,
+  type RevokeManyStatus,
+} from './key-event.js';
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
+import { parseEventCursor } from './event-cursor.js';
 
 /** Options of {@link MemoryKeyStore}. */
 export interface MemoryKeyStoreOptions {
@@ -19,6 +31,12 @@ interface MemoryRow {
   revokedAt: Date | null;
 }
 
+/** An event and its place in the store's one sequence (the cursor). */
+interface StoredEvent {
+  readonly seq: number;
+  readonly event: KeyEvent;
+}
+
 /**
  * A {@link KeyStore} in process memory: for tests, demos and single-process tools. Keys are lost
  * when the process ends; use `@drops/auth-postgres` to keep them.
@@ -33,32 +51,45 @@ export class MemoryKeyStore implements KeyStore {
   /** Active keys per account, so the limit check needs no scan. */
   readonly #activeCounts = new Map<string, number>();
   readonly #minUseIntervalMs: number;
+  /** Each account's events, oldest first (ascending `seq`). */
+  readonly #events = new Map<string, StoredEvent[]>();
+  #lastSeq = 0;
 
   /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
   constructor(options: MemoryKeyStoreOptions = {}) {
     this.#minUseIntervalMs = parseOptions(optionsSchema(), options, 'new MemoryKeyStore').minUseIntervalMs;
   }
 
-  async create(key: NewKeyRecord): Promise<void> {
-    this.#insert(key);
+  async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
+    this.#insert(key, event);
   }
 
   /** Creates the key unless the account already holds `maxActive` active keys (check and insert in one step). */
-  async createWithinLimit(key: NewKeyRecord, maxActive: number): Promise<boolean> {
+  async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
     if ((this.#activeCounts.get(key.accountId) ?? 0) >= maxActive) return false;
-    this.#insert(key);
+    this.#insert(key, event);
     return true;
   }
 
-  #insert(key: NewKeyRecord): void {
+  #insert(key: NewKeyRecord, event: KeyEventContext | undefined): void {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
+    const record = { ...key };
     this.#rows.set(key.id, {
-      record: { ...key },
+      record,
       active: Object.freeze({ id: key.id, accountId: key.accountId }),
       lastUsedAt: null,
       revokedAt: null,
     });
     this.#activeCounts.set(key.accountId, (this.#activeCounts.get(key.accountId) ?? 0) + 1);
+    this.#addEvent('minted', record, key.createdAt, event ?? { ...UNATTRIBUTED_API_EVENT, actor: key.provenance?.subject ?? null });
+  }
+
+  #addEvent(type: KeyEventType, key: NewKeyRecord, at: Date, context: KeyEventContext): void {
+    const { source, actor, ip, userAgent, url } = context;
+    const event: KeyEvent = { type, keyId: key.id, prefix: key.prefix, name: key.name, at: new Date(at), source, actor, ip, userAgent, url };
+    let events = this.#events.get(key.accountId);
+    if (events === undefined) this.#events.set(key.accountId, (events = []));
+    events.push({ seq: ++this.#lastSeq, event: Object.freeze(event) });
   }
 
   findActive(id: string): ActiveKey | null {
@@ -78,21 +109,65 @@ export class MemoryKeyStore implements KeyStore {
     return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
 
-  async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
+  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean> {
     const row = this.#rows.get(id);
     if (row === undefined || row.revokedAt !== null || row.record.accountId !== accountId) return false;
+    this.#revokeRow(row, at, event ?? UNATTRIBUTED_API_EVENT);
+    return true;
+  }
+
+  /** Revokes every active key among `ids`, whatever its account; one entry per distinct id. */
+  async revokeMany(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]> {
+    const results: { id: string; status: RevokeManyStatus }[] = [];
+    for (const id of new Set(ids)) {
+      const row = this.#rows.get(id);
+      if (row === undefined) results.push({ id, status: 'unknown' });
+      else if (row.revokedAt !== null) results.push({ id, status: 'already_revoked' });
+      else {
+        this.#revokeRow(row, at, event);
+        results.push({ id, status: 'revoked' });
+      }
+    }
+    return results;
+  }
+
+  #revokeRow(row: MemoryRow, at: Date, event: KeyEventContext): void {
+    const { accountId } = row.record;
     row.revokedAt = at;
     const left = (this.#activeCounts.get(accountId) ?? 1) - 1;
     if (left === 0) this.#activeCounts.delete(accountId);
     else this.#activeCounts.set(accountId, left);
-    return true;
+    this.#addEvent('revoked', row.record, at, event);
   }
 
-  recordUse(id: string, at: Date): void {
+  /** The account's events, newest first; `cursor` is the `next` of a previous page. */
+  async listEvents(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage> {
+    const before = page.cursor === undefined ? Number.POSITIVE_INFINITY : parseEventCursor(page.cursor);
+    if (!Number.isInteger(page.limit) || page.limit < 1) throw new InvalidRequestError('limit must be a positive integer');
+    const all = this.#events.get(accountId) ?? [];
+    // Binary search for the first event at or after the cursor: the page ends just before it.
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid]!.seq < before) lo = mid + 1;
+      else hi = mid;
+    }
+    const events: KeyEvent[] = [];
+    for (let i = lo - 1; i >= 0 && events.length < page.limit; i--) events.push(all[i]!.event);
+    const last = lo - events.length;
+    return { events, next: last > 0 && events.length > 0 ? String(all[last]!.seq) : null };
+  }
+
+  recordUse(id: string, at: Date, info?: () => RequestInfo): void {
     const row = this.#rows.get(id);
     if (row === undefined) return;
     const last = row.lastUsedAt?.getTime();
     if (last !== undefined && at.getTime() - last < this.#minUseIntervalMs) return;
+    if (last === undefined) {
+      const request = requestInfoFrom(info);
+      this.#addEvent('first_used', row.record, at, { source: 'api', actor: id, ...request, url: null });
+    }
     if (last === undefined || at.getTime() > last) row.lastUsedAt = at;
   }
 

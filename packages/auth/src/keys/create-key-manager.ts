@@ -12,9 +12,14 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation } from '../diagnostics/observe-revocation.js';
+import { eventContextOf, type KeyEventContext, type RequestInfo } from '../key-store/key-event.js';
 import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
+import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+import { assertRecentLogin } from './login-age.js';
+import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
 import { MintRateLimiter } from './mint-rate-limiter.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
 
@@ -49,24 +54,46 @@ export interface KeyManagerOptions {
    * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
    */
   mintRateLimit?: MintRateLimit | false;
+  /**
+   * When set, minting needs an ID token whose `auth_time` is at most this many seconds old (by
+   * `clock`): a token without `auth_time`, or from an older sign-in, gets the uniform 401 (reason
+   * `login_too_old`), and the user signs in again. Default: unset (any valid ID token mints).
+   */
+  maxAuthAgeSeconds?: number;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
 export interface KeyManager {
   /**
    * Mints a key for the principal's account. Only an ID token may mint (an API key gets the
-   * uniform 401). `options` may come from a request body: anything but `{ name?: string }` is an
-   * `InvalidRequestError` (400). The result is the 201 body and the only time the secret is ever
-   * returned.
+   * uniform 401), and with `maxAuthAgeSeconds` only one from a recent enough sign-in. `options`
+   * may come from a request body: anything but `{ name?: string }` is an `InvalidRequestError`
+   * (400). The result is the 201 body and the only time the secret is ever returned. Writes a
+   * `'minted'` event (source `'api'`, actor the token's `sub`, with `request`'s address and agent).
    */
-  mint(principal: Principal, options?: MintOptions): Promise<MintedKeyJson>;
+  mint(principal: Principal, options?: MintOptions, request?: RequestInfo): Promise<MintedKeyJson>;
   /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
   list(principal: Principal): Promise<KeyJson[]>;
   /**
    * Revokes one of the account's keys. `400` when `id` is not 64 lowercase hex, `404` when the
    * account has no active key with that id (another account's, already revoked, never existed).
+   * Writes a `'revoked'` event (source `'api'`, actor the token's `sub` or the acting key's id).
    */
-  revoke(principal: Principal, id: string): Promise<void>;
+  revoke(principal: Principal, id: string, request?: RequestInfo): Promise<void>;
+  /**
+   * Revokes keys by value, whatever their account: holding a secret is the right to kill it.
+   * Entries that are not key-shaped strings are ignored (`{ keyId: null, status: 'not_a_key' }`).
+   * One result per entry, in order: `'revoked'` now, `'already_revoked'`, or `'unknown'`. Never
+   * throws for unknown keys; `UnavailableError` (503) if the store fails, `InvalidRequestError`
+   * (400) if `secrets` is not a list. Resolves once no instance accepts any revoked key.
+   */
+  revokeBySecret(secrets: readonly unknown[], context: RevokeBySecretContext): Promise<RevokeBySecretResult[]>;
+  /**
+   * The account's key events, newest first, as the body of `GET /keys/events`. `page` may be a
+   * request's query: `limit` 1 to 100 (default 50, a number or a decimal string) and `cursor` the
+   * `next` of a previous page; anything else is an `InvalidRequestError` (400).
+   */
+  events(principal: Principal, page?: KeyEventsPageRequest): Promise<{ events: KeyEventJson[]; next: string | null }>;
 }
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
@@ -83,6 +110,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
         z.strictObject({ max: z.int().check(z.positive()), windowMs: z.int().check(z.positive()) }),
       ]),
     ),
+    maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
   }),
 );
 
@@ -97,21 +125,32 @@ function provenanceOf(principal: Principal & { credential: 'id_token' }): KeyPro
 }
 
 /** For a store without `createWithinLimit`: count, then create (two mints at once can overshoot). */
-async function createCounted(keyStore: KeyStore, key: NewKeyRecord, maxActive: number): Promise<boolean> {
+async function createCounted(keyStore: KeyStore, key: NewKeyRecord, maxActive: number, event: KeyEventContext): Promise<boolean> {
   const active = await keyStore.listByAccount(key.accountId);
   if (active.length >= maxActive) return false;
-  await keyStore.create(key);
+  await keyStore.create(key, event);
   return true;
 }
 
-/** One key store call: reported on `drops-auth:key-store` when observed; a failure is a 503. */
+/**
+ * One key store call: reported on `drops-auth:key-store` when observed; a failure is a 503, except
+ * a store's `InvalidRequestError` (a malformed cursor), which is the caller's 400.
+ */
 async function guard<T>(operation: KeyStoreOperation, call: () => Promise<T>): Promise<T> {
   try {
     return await (observingKeyStore() ? observeKeyStoreCall(operation, call) : call());
   } catch (cause) {
+    if (cause instanceof InvalidRequestError) throw cause;
     throw new UnavailableError('key_store', { cause });
   }
 }
+
+/** Who acted: the ID token's subject, or the id of the key that authenticated. */
+function actorOf(principal: Principal): string {
+  return principal.credential === 'id_token' ? principal.claims.sub : principal.keyId;
+}
+
+const REVOKE_BY_SECRET_SOURCES: ReadonlySet<unknown> = new Set(['revoke_by_value', 'github_secret_scanning']);
 
 /**
  * Creates the key operations the `/keys` routes of every adapter call, so the rules (only an ID
@@ -140,16 +179,18 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const maxKeys = options.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
   const limiter = rateLimit === false ? null : new MintRateLimiter(rateLimit);
-  const createWithinLimit = (key: NewKeyRecord): Promise<boolean> =>
+  const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
+  const createWithinLimit = (key: NewKeyRecord, event: KeyEventContext): Promise<boolean> =>
     keyStore.createWithinLimit !== undefined
-      ? keyStore.createWithinLimit(key, maxKeys)
-      : createCounted(keyStore, key, maxKeys);
+      ? keyStore.createWithinLimit(key, maxKeys, event)
+      : createCounted(keyStore, key, maxKeys, event);
 
   return {
-    async mint(principal, mintOptions) {
+    async mint(principal, mintOptions, request) {
       if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const name = parseMintOptions(mintOptions);
       const now = clock();
+      if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
+      const name = parseMintOptions(mintOptions);
       const waitMs = limiter?.take(principal.accountId, now) ?? 0;
       if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
       const key = generateApiKey(random);
@@ -162,7 +203,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
           name,
           createdAt,
           provenance: provenanceOf(principal),
-        }),
+        }, eventContextOf('api', principal.claims.sub, request)),
       );
       if (!created) throw new KeyLimitError(maxKeys);
       return { apiKey: key.secret, id: key.id, prefix: key.prefix, name, createdAt: createdAt.toISOString() };
@@ -173,14 +214,37 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       return keys.map(toKeyJson);
     },
 
-    async revoke(principal, id) {
+    async revoke(principal, id, request) {
       if (typeof id !== 'string' || !isKeyId(id)) {
         throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
       }
+      const event = eventContextOf('api', actorOf(principal), request);
       await observeRevocation(id, async () => {
-        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock())));
+        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock()), event));
         if (!revoked) throw new NotFoundError('no active key with that id');
       });
+    },
+
+    async revokeBySecret(secrets, context) {
+      if (!REVOKE_BY_SECRET_SOURCES.has(context?.source)) {
+        throw new TypeError("revokeBySecret: context.source must be 'revoke_by_value' or 'github_secret_scanning'");
+      }
+      const ids = keyIdsOfSecrets(secrets);
+      const actor = context.actor !== undefined ? context.actor : context.source === 'github_secret_scanning' ? 'github' : null;
+      const event = eventContextOf(context.source, actor, context.request, context.url ?? null);
+      const found = ids.filter((id): id is string => id !== null);
+      const statuses = await guard('revokeMany', () => revokeIds(keyStore, found, new Date(clock()), event));
+      return ids.map((keyId) =>
+        keyId === null ? { keyId: null, status: 'not_a_key' } : { keyId, status: statuses.get(keyId) ?? 'unknown' },
+      );
+    },
+
+    async events(principal, page) {
+      const request = parseKeyEventsPage(page);
+      if (keyStore.listEvents === undefined) return { events: [], next: null };
+      const listEvents = keyStore.listEvents.bind(keyStore);
+      const result = await guard('listEvents', () => listEvents(principal.accountId, request));
+      return { events: result.events.map(toKeyEventJson), next: result.next };
     },
   };
 }

@@ -8,3 +8,6 @@ export {
 } from './create-key-manager.js';
 export { MAX_KEY_NAME_LENGTH, type MintOptions } from './mint-options.js';
 export { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+export { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
+export { DEFAULT_KEY_EVENTS_LIMIT, MAX_KEY_EVENTS_LIMIT, type KeyEventsPageRequest } from './events-page.js';
+export type { RevokeBySecretContext, RevokeBySecretResult } from './revoke-by-secret.js';
