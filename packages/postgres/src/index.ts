@@ -10,6 +10,7 @@ export {
   migrateKeyStore,
   KEY_STORE_NAMESPACE,
   KEYS_TABLE,
+  KEY_EVENTS_TABLE,
   REVOKE_KEY_FUNCTION,
   REVOCATION_PENDING_FUNCTION,
 } from './key-store-migrations.js';

@@ -22,6 +22,17 @@ export const KEY_STORE_NAMESPACE = 'drops_auth_keys';
  */
 export const KEYS_TABLE = 'drops_auth_keys';
 
+/**
+ * The key event log {@link PostgresKeyStore} writes beside the keys: every mint, revocation and
+ * first use, in the same transaction as the change (migration 4).
+ *
+ * @example
+ * ```ts
+ * await db.query(`select type, key_id, source, at from ${KEY_EVENTS_TABLE} where account_id = $1 order by seq desc limit 20`, ['acct_1']);
+ * ```
+ */
+export const KEY_EVENTS_TABLE = 'drops_auth_key_events';
+
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
 /** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
@@ -32,8 +43,11 @@ export const REVOCATIONS_CHANNEL = 'drops_auth_revocations';
 export const ACKS_CHANNEL = 'drops_auth_acks';
 /**
  * The SQL function every revocation goes through, operators' included:
- * `select * from drops_auth_revoke_key('<id>')` returns `(revoked, revision)`; then wait until
+ * `select * from drops_auth_revoke_key('<id>')` returns `(revoked, revision)` and writes a
+ * `'revoked'` event with source `'operator'` (actor: the database role); then wait until
  * `select drops_auth_revocation_pending(<revision>)` is 0 (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md).
+ * To attribute it, call the eight-argument form: `drops_auth_revoke_key(id, account or null, at,
+ * source, actor, ip, user_agent, url)` (the last four may be left out).
  *
  * @example
  * ```ts
@@ -151,6 +165,83 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       create function ${PENDING_FUNCTION}(revision bigint) returns integer
         language sql stable as $fn$
         select count(*)::integer from ${LEASES_TABLE} l where l.expires_at > now() and l.seen_revision < $1
+      $fn$;
+    `,
+  },
+  {
+    version: 4,
+    name: 'key events',
+    // Every mint, revocation and first use is a row here, written in the transaction of the change
+    // it records. seq orders an account's events (newest first through the index) and is the
+    // cursor of GET /keys/events. The revocation function writes its event itself, so an operator's
+    // SQL revocation is recorded exactly like the API's. The three-argument form keeps its
+    // signature (and any grants on it): operators' calls go on working, recorded as 'operator'.
+    // The eight-argument form has no defaults for its first four parameters, so no call can match
+    // both forms.
+    sql: `
+      create table ${KEY_EVENTS_TABLE} (
+        seq bigserial primary key,
+        account_id text not null,
+        key_id text not null,
+        type text not null check (type in ('minted', 'revoked', 'first_used')),
+        prefix text not null,
+        name text,
+        at timestamptz not null,
+        source text not null check (source in ('api', 'revoke_by_value', 'github_secret_scanning', 'operator')),
+        actor text,
+        ip text,
+        user_agent text,
+        url text
+      );
+      create index ${KEY_EVENTS_TABLE}_by_account on ${KEY_EVENTS_TABLE} (account_id, seq desc);
+
+      create function ${REVOKE_FUNCTION}(
+        key_id text,
+        for_account text,
+        at timestamptz,
+        source text,
+        actor text default null,
+        ip text default null,
+        user_agent text default null,
+        url text default null
+      )
+        returns table (revoked boolean, revision bigint)
+        language plpgsql volatile as $fn$
+      declare
+        found_id text;
+        found_account text;
+        found_prefix text;
+        found_name text;
+        next_revision bigint;
+      begin
+        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_FUNCTION}.at
+          where k.id = ${REVOKE_FUNCTION}.key_id
+            and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+            and k.revoked_at is null
+          returning k.id, k.account_id, k.prefix, k.name into found_id, found_account, found_prefix, found_name;
+        if found_id is null then
+          -- Already revoked (or unknown): the revision that revoked it, for the caller to wait on.
+          return query select false, k.revoked_revision from ${KEYS_TABLE} k
+            where k.id = ${REVOKE_FUNCTION}.key_id
+              and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+              and k.revoked_at is not null;
+          return;
+        end if;
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        update ${KEYS_TABLE} k set revoked_revision = next_revision where k.id = found_id;
+        insert into ${KEY_EVENTS_TABLE} (account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url)
+          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_FUNCTION}.at,
+            ${REVOKE_FUNCTION}.source, ${REVOKE_FUNCTION}.actor, ${REVOKE_FUNCTION}.ip,
+            ${REVOKE_FUNCTION}.user_agent, ${REVOKE_FUNCTION}.url);
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || found_id);
+        return query select true, next_revision;
+      end
+      $fn$;
+
+      create or replace function ${REVOKE_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
+        returns table (revoked boolean, revision bigint)
+        language sql volatile as $fn$
+        select * from ${REVOKE_FUNCTION}($1, $2, $3, 'operator', session_user::text)
       $fn$;
     `,
   },

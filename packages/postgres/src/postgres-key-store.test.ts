@@ -2,7 +2,7 @@ import { UnavailableError } from '@drops/auth';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgresKeyStore } from './open-key-store.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
@@ -28,7 +28,7 @@ for (const cache of [true, false]) {
     { describe, it, beforeEach, afterEach },
     `PostgresKeyStore on PostgreSQL, cache ${cache ? 'on' : 'off'}`,
     async () => {
-      await db.query(`truncate ${KEYS_TABLE}`);
+      await db.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}`);
       const store = new PostgresKeyStore({ db, minUseIntervalMs: 0, cache });
       // The peer is another instance: its own pool, its own connections.
       const peer = new PostgresKeyStore({ db: peerDb, minUseIntervalMs: 0, cache });
@@ -165,6 +165,8 @@ describe('PostgresKeyStore on PostgreSQL', () => {
       () => down.create(key),
       () => down.listByAccount(key.accountId),
       () => down.revoke(key.accountId, key.id, new Date()),
+      () => down.revokeMany([key.id], new Date(), { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null }),
+      () => down.listEvents(key.accountId, { limit: 10 }),
     ]) {
       const error = await call().then(
         (value) => ({ resolved: value }),

@@ -1,6 +1,19 @@
-import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from '@drops/auth';
-import { LastUsedBatcher } from '@drops/auth/internal';
-import { KEYS_TABLE } from './key-store-migrations.js';
+import type {
+  ActiveKey,
+  KeyEvent,
+  KeyEventContext,
+  KeyEventPage,
+  KeyEventSource,
+  KeyEventType,
+  KeyRecord,
+  KeyStore,
+  NewKeyRecord,
+  RequestInfo,
+  RevokeManyStatus,
+} from '@drops/auth';
+import { InvalidRequestError } from '@drops/auth';
+import { LastUsedBatcher, parseEventCursor, type LastUseInfo } from '@drops/auth/internal';
+import { KEY_EVENTS_TABLE, KEYS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
 import { z } from 'zod';
@@ -72,31 +85,105 @@ export interface PostgresKeyStoreOptions {
  */
 const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 
+const KEY_COLUMNS = 'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time';
+const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
+
 const SQL = {
-  create: `insert into ${KEYS_TABLE}
-    (id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time)
-    values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  // The key and its 'minted' event: one statement, so one transaction.
+  create: `with k as (
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)
+      returning id, account_id, prefix, name, created_at
+    )
+    insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+    select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
   // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
   // by a statement that starts once the lock is held, sees every earlier mint committed.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
-  // Insert only below the limit: the count reads the partial index of active keys by account.
-  createWithinLimit: `insert into ${KEYS_TABLE}
-    (id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time)
-    select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz
-    where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
-    returning id`,
+  // Insert only below the limit (the count reads the partial index of active keys by account),
+  // with its 'minted' event when it inserts.
+  createWithinLimit: `with k as (
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS})
+      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz
+      where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
+      returning id, account_id, prefix, name, created_at
+    ), minted as (
+      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+      select account_id, id, 'minted', prefix, name, created_at, $10::text, $11::text, $12::text, $13::text, $14::text from k
+    )
+    select id from k`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
   // account_id: revoked and unknown ids take this same query and the same work.
   findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
   list: `select id, prefix, name, created_at, last_used_at from ${KEYS_TABLE}
     where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
-  // Every revocation takes this path: revoked_at, a new revision and its NOTIFY, one transaction.
-  revoke: `select revoked, revision from ${REVOKE_KEY_FUNCTION}($2, $1, $3)`,
-  // Forward-only: a use older than the one stored changes nothing.
-  recordUses: `update ${KEYS_TABLE} as k set last_used_at = v.at
-    from (select unnest($1::text[]) as id, unnest($2::timestamptz[]) as at) as v
-    where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
+  // Every revocation takes this path: revoked_at, a new revision, its NOTIFY and the 'revoked'
+  // event, one transaction.
+  revoke: `select revoked, revision from ${REVOKE_KEY_FUNCTION}($2, $1, $3, $4, $5, $6, $7, $8)`,
+  // Before a batch of revocations: its keys locked in id order, so the batch never waits for a key
+  // while it holds the revision row (every revocation locks its key, then that row): no deadlock
+  // with single revocations, other batches or last-use writes (which lock in the same order).
+  lockKeys: `select id from ${KEYS_TABLE} where id = any($1::text[]) order by id for update`,
+  // One row per id that is a key: revoked now (true) or before (false), and the revision to wait for.
+  revokeMany: `select r.id, f.revoked, f.revision
+    from unnest($1::text[]) with ordinality as r(id, n)
+    cross join lateral ${REVOKE_KEY_FUNCTION}(r.id, null, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text) f
+    order by r.n`,
+  // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
+  listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url
+    from ${KEY_EVENTS_TABLE}
+    where account_id = $1 and seq < coalesce($2::bigint, 9223372036854775807)
+    order by seq desc limit $3`,
+  // First uses: with the keys of the batch locked (lockKeys), the rows still without a last use get
+  // their 'first_used' event; the same statement writes the times, forward only (a use older than
+  // the one stored changes nothing). Both parts read the rows as they were before it.
+  recordUses: `with u as (
+      select * from unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[]) as u(id, at, ip, user_agent)
+    ), first_used as (
+      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+      select k.account_id, k.id, 'first_used', k.prefix, k.name, u.at, 'api', k.id, u.ip, u.user_agent, null
+      from u join ${KEYS_TABLE} k on k.id = u.id
+      where k.last_used_at is null
+    )
+    update ${KEYS_TABLE} as k set last_used_at = u.at
+    from u
+    where k.id = u.id and (k.last_used_at is null or k.last_used_at < u.at)`,
 } as const;
+
+/** What a store writes when a caller gives no event context: the API, no actor known. */
+const UNATTRIBUTED: KeyEventContext = { source: 'api', actor: null, ip: null, userAgent: null, url: null };
+
+function eventParams(event: KeyEventContext): unknown[] {
+  return [event.source, event.actor, event.ip, event.userAgent, event.url];
+}
+
+interface EventRow {
+  seq: string;
+  key_id: string;
+  type: KeyEventType;
+  prefix: string;
+  name: string | null;
+  at: Date;
+  source: KeyEventSource;
+  actor: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  url: string | null;
+}
+
+function eventOf(row: EventRow): KeyEvent {
+  return {
+    type: row.type,
+    keyId: row.key_id,
+    prefix: row.prefix,
+    name: row.name,
+    at: new Date(row.at),
+    source: row.source,
+    actor: row.actor,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    url: row.url,
+  };
+}
 
 /** Every option but `db`, for the `open…KeyStore` factories. @internal */
 export const storeSettingsShape = {
@@ -216,20 +303,24 @@ export class PostgresKeyStore implements KeyStore {
       });
     }
     this.#uses = new LastUsedBatcher({
-      flush: (entries) => this.#writeUses(entries),
+      flush: (entries, info) => this.#writeUses(entries, info),
       minIntervalMs: options.minUseIntervalMs ?? 60_000,
       flushIntervalMs: options.flushIntervalMs ?? 5_000,
       ...(options.onError ? { onError: options.onError } : {}),
     });
   }
 
-  /** Stores a new active key. Rejects with a plain `Error` if the id exists, `UnavailableError` if the database fails. */
-  async create(key: NewKeyRecord): Promise<void> {
+  /**
+   * Stores a new active key and its `'minted'` event, in one statement. Rejects with a plain
+   * `Error` if the id exists, `UnavailableError` if the database fails.
+   */
+  async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
     const p = key.provenance;
+    const context = event ?? { ...UNATTRIBUTED, actor: p?.subject ?? null };
     try {
       await this.#db.query(
         SQL.create,
-        [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null],
+        [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null, ...eventParams(context)],
         { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs },
       );
     } catch (error) {
@@ -241,11 +332,13 @@ export class PostgresKeyStore implements KeyStore {
   /**
    * Creates the key unless its account already holds `maxActive` active keys; resolves whether it
    * did. Mints of one account take turns on a transaction-scoped advisory lock, so two instances
-   * minting at once at `maxActive - 1` store one key, not two.
+   * minting at once at `maxActive - 1` store one key, not two. The `'minted'` event is written by
+   * the same statement.
    */
-  async createWithinLimit(key: NewKeyRecord, maxActive: number): Promise<boolean> {
+  async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
     const p = key.provenance;
-    const params = [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null, maxActive];
+    const context = event ?? { ...UNATTRIBUTED, actor: p?.subject ?? null };
+    const params = [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null, maxActive, ...eventParams(context)];
     try {
       return await this.#db.transaction(async (tx) => {
         await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
@@ -321,9 +414,10 @@ export class PostgresKeyStore implements KeyStore {
    * no active key with this id. Resolves only once no instance accepts the key: the revocation is
    * committed and announced, and every instance holding a cache lease has acknowledged it or its
    * lease has expired (at most `leaseMs`; https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). For a key already revoked, it waits
-   * for that earlier revocation the same way before resolving `false`.
+   * for that earlier revocation the same way before resolving `false`. The `'revoked'` event is
+   * written by the revocation function, in its transaction.
    */
-  async revoke(accountId: string, id: string, at: Date): Promise<boolean> {
+  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean> {
     // Dropped before the update (no lookup from now on answers from memory) and again after it
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache?.drop(id);
@@ -331,10 +425,11 @@ export class PostgresKeyStore implements KeyStore {
     let revoked: boolean;
     let revision: number | null;
     try {
-      const { rows } = await this.#db.query<{ revoked: boolean; revision: string | null }>(SQL.revoke, [accountId, id, at], {
-        name: 'drops_auth_keys_revoke',
-        timeoutMs: this.#timeoutMs,
-      });
+      const { rows } = await this.#db.query<{ revoked: boolean; revision: string | null }>(
+        SQL.revoke,
+        [accountId, id, at, ...eventParams(event ?? UNATTRIBUTED)],
+        { name: 'drops_auth_keys_revoke', timeoutMs: this.#timeoutMs },
+      );
       revoked = rows[0]?.revoked === true;
       revision = rows[0]?.revision == null ? null : Number(rows[0].revision);
     } catch (error) {
@@ -343,23 +438,91 @@ export class PostgresKeyStore implements KeyStore {
       this.#cache?.drop(id);
       this.#coherent?.drop(id);
     }
-    if (revision !== null) {
-      let wait: RevocationWait;
-      try {
-        wait = await waitForAcknowledgements({
-          db: this.#db,
-          revision,
-          monotonicNow: this.#monotonicNow,
-          nextAcknowledgement: () => this.#nextAcknowledgement(),
-          maxPollMs: this.#listener === null ? 25 : this.#maxPollMs,
-          timeoutMs: this.#timeoutMs,
-        });
-      } catch (error) {
-        throw unavailable(error);
-      }
-      this.#onRevocationWait?.(wait);
-    }
+    if (revision !== null) await this.#waitForRevision(revision);
     return revoked;
+  }
+
+  /**
+   * Revokes every active key among `ids`, whatever its account, with one `'revoked'` event each,
+   * in one transaction. Resolves, as `revoke` does, once no instance accepts any of them (keys
+   * revoked before included): one entry per distinct id, in order.
+   */
+  async revokeMany(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]> {
+    const distinct = [...new Set(ids)];
+    if (distinct.length === 0) return [];
+    this.#dropAll(distinct);
+    let rows: { id: string; revoked: boolean; revision: string | null }[];
+    try {
+      rows = await this.#db.transaction(async (tx) => {
+        await tx.query(SQL.lockKeys, [distinct], { name: 'drops_auth_keys_lock', timeoutMs: this.#timeoutMs });
+        const result = await tx.query<{ id: string; revoked: boolean; revision: string | null }>(
+          SQL.revokeMany,
+          [distinct, at, ...eventParams(event)],
+          { name: 'drops_auth_keys_revoke_many', timeoutMs: this.#timeoutMs },
+        );
+        return result.rows;
+      });
+    } catch (error) {
+      throw unavailable(error);
+    } finally {
+      this.#dropAll(distinct);
+    }
+    const statuses = new Map<string, RevokeManyStatus>();
+    let highest: number | null = null;
+    for (const row of rows) {
+      statuses.set(row.id, row.revoked ? 'revoked' : 'already_revoked');
+      // Acknowledging a revision acknowledges every earlier one: one wait covers the batch.
+      if (row.revision != null) highest = Math.max(highest ?? 0, Number(row.revision));
+    }
+    if (highest !== null) await this.#waitForRevision(highest);
+    return distinct.map((id) => ({ id, status: statuses.get(id) ?? 'unknown' }));
+  }
+
+  #dropAll(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.#cache?.drop(id);
+      this.#coherent?.drop(id);
+    }
+  }
+
+  /** Waits until no instance holding a lease may still accept a key revoked at `revision`. */
+  async #waitForRevision(revision: number): Promise<void> {
+    let wait: RevocationWait;
+    try {
+      wait = await waitForAcknowledgements({
+        db: this.#db,
+        revision,
+        monotonicNow: this.#monotonicNow,
+        nextAcknowledgement: () => this.#nextAcknowledgement(),
+        maxPollMs: this.#listener === null ? 25 : this.#maxPollMs,
+        timeoutMs: this.#timeoutMs,
+      });
+    } catch (error) {
+      throw unavailable(error);
+    }
+    this.#onRevocationWait?.(wait);
+  }
+
+  /**
+   * The account's key events, newest first. The cursor is the `seq` of the last event of the
+   * previous page; a malformed one is an `InvalidRequestError` (400) before any query.
+   */
+  async listEvents(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage> {
+    if (page.cursor !== undefined) parseEventCursor(page.cursor);
+    if (!Number.isInteger(page.limit) || page.limit < 1) throw new InvalidRequestError('limit must be a positive integer');
+    let rows: EventRow[];
+    try {
+      // One more than asked: whether there is a next page, without a second query.
+      ({ rows } = await this.#db.query<EventRow>(SQL.listEvents, [accountId, page.cursor ?? null, page.limit + 1], {
+        name: 'drops_auth_key_events_list',
+        timeoutMs: this.#timeoutMs,
+      }));
+    } catch (error) {
+      throw unavailable(error);
+    }
+    const events = rows.slice(0, page.limit);
+    const more = rows.length > page.limit;
+    return { events: events.map(eventOf), next: more ? events[events.length - 1]!.seq : null };
   }
 
   #nextAcknowledgement(): Promise<void> {
@@ -367,9 +530,12 @@ export class PostgresKeyStore implements KeyStore {
     return new Promise((resolve) => this.#acknowledgements.add(resolve));
   }
 
-  /** Notes a use of the key, to be written later. Synchronous, never throws, never waits. */
-  recordUse(id: string, at: Date): void {
-    this.#uses.record(id, at);
+  /**
+   * Notes a use of the key, to be written later. Synchronous, never throws, never waits. `info` is
+   * called only for a use kept for writing; a key's first use written gets a `'first_used'` event.
+   */
+  recordUse(id: string, at: Date, info?: () => RequestInfo): void {
+    this.#uses.record(id, at, info);
   }
 
   /** Writes the uses recorded so far now, instead of at the next interval. */
@@ -389,13 +555,24 @@ export class PostgresKeyStore implements KeyStore {
     return this.#closed;
   }
 
-  async #writeUses(entries: ReadonlyMap<string, Date>): Promise<void> {
+  /** Last-use times and the first uses' events, in one transaction (see `SQL.recordUses`). */
+  async #writeUses(entries: ReadonlyMap<string, Date>, info: ReadonlyMap<string, LastUseInfo>): Promise<void> {
     const ids: string[] = [];
     const times: string[] = [];
+    const ips: (string | null)[] = [];
+    const agents: (string | null)[] = [];
     for (const [id, at] of entries) {
       ids.push(id);
       times.push(at.toISOString());
+      const request = info.get(id);
+      ips.push(request?.ip ?? null);
+      agents.push(request?.userAgent ?? null);
     }
-    await this.#db.query(SQL.recordUses, [ids, times], { name: 'drops_auth_keys_record_uses', timeoutMs: this.#timeoutMs });
+    await this.#db.transaction(async (tx) => {
+      // Locked first, in id order: another instance writing the same key's first use waits here,
+      // then sees its last use set and writes no second event.
+      await tx.query(SQL.lockKeys, [ids], { name: 'drops_auth_keys_lock', timeoutMs: this.#timeoutMs });
+      await tx.query(SQL.recordUses, [ids, times, ips, agents], { name: 'drops_auth_keys_record_uses', timeoutMs: this.#timeoutMs });
+    });
   }
 }

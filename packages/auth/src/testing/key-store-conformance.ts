@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyStore } from '../key-store/key-store.js';
+import { describeKeyEventConformance } from './key-event-conformance.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A hook or test body: may return a promise. */
@@ -262,6 +263,8 @@ export function describeKeyStoreConformance(
       assert.equal(await h.store.findActive(key.id), null);
     });
     }
+
+    describeKeyEventConformance(test, () => h, capabilities);
 
     if (capabilities.persistent === true) {
     it('keeps keys and revocations across a reopen', async () => {

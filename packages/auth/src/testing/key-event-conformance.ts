@@ -1,0 +1,330 @@
+import assert from 'node:assert/strict';
+import { generateApiKey } from '../api-key/generate-api-key.js';
+import type { KeyEvent, KeyEventContext, KeyEventPage } from '../key-store/key-event.js';
+import type { KeyStore } from '../key-store/key-store.js';
+import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from './key-store-conformance.js';
+import { sampleKeyRecord } from './sample-key-record.js';
+
+/** A fresh account id, so a test sees only its own events whatever the store kept before. */
+function freshAccount(label: string): string {
+  return `acct_${label}_${generateApiKey().id.slice(0, 12)}`;
+}
+
+const SCANNING: KeyEventContext = {
+  source: 'github_secret_scanning',
+  actor: 'github',
+  ip: '192.0.2.10',
+  userAgent: 'GitHub-Hookshot/abc123',
+  url: 'https://github.com/octo/repo/blob/main/.env',
+};
+
+function listEvents(store: KeyStore): NonNullable<KeyStore['listEvents']> {
+  if (typeof store.listEvents !== 'function') {
+    throw new Error('a conforming store implements listEvents (the key event log)');
+  }
+  return store.listEvents.bind(store);
+}
+
+function revokeMany(store: KeyStore): NonNullable<KeyStore['revokeMany']> {
+  if (typeof store.revokeMany !== 'function') {
+    throw new Error('a conforming store implements revokeMany (revocation by value)');
+  }
+  return store.revokeMany.bind(store);
+}
+
+/** Every event of the account, newest first, page after page. */
+async function allEvents(store: KeyStore, accountId: string, limit = 100): Promise<KeyEvent[]> {
+  const events: KeyEvent[] = [];
+  let page: KeyEventPage = await listEvents(store)(accountId, { limit });
+  events.push(...page.events);
+  while (page.next !== null) {
+    page = await listEvents(store)(accountId, { limit, cursor: page.next });
+    events.push(...page.events);
+  }
+  return events;
+}
+
+/** An event reduced to what a test compares. */
+function summary(e: KeyEvent): Record<string, unknown> {
+  return { type: e.type, keyId: e.keyId, source: e.source, actor: e.actor };
+}
+
+/**
+ * The key event log and revocation by value: registered inside `describeKeyStoreConformance`.
+ * @internal
+ */
+export function describeKeyEventConformance(
+  test: ConformanceTestApi,
+  harness: () => KeyStoreHarness,
+  capabilities: KeyStoreCapabilities,
+): void {
+  const { describe, it } = test;
+
+  describe('key events', () => {
+    it('writes a minted event with the context given, from create and createWithinLimit', async () => {
+      const h = harness();
+      const accountId = freshAccount('minted');
+      const plain = sampleKeyRecord({ accountId, name: 'plain' });
+      const limited = sampleKeyRecord({ accountId, name: null });
+      const context: KeyEventContext = { source: 'api', actor: 'user_1', ip: '203.0.113.7', userAgent: 'curl/8.5.0', url: null };
+      await h.store.create(plain, context);
+      assert.equal(await h.store.createWithinLimit?.(limited, 10, { ...context, ip: null, userAgent: null }), true);
+      assert.deepStrictEqual(await allEvents(h.store, accountId), [
+        { type: 'minted', keyId: limited.id, prefix: limited.prefix, name: null, at: limited.createdAt, source: 'api', actor: 'user_1', ip: null, userAgent: null, url: null },
+        { type: 'minted', keyId: plain.id, prefix: plain.prefix, name: 'plain', at: plain.createdAt, ...context },
+      ]);
+    });
+
+    it('writes a minted event attributed to the minting login when no context is given', async () => {
+      const h = harness();
+      const key = sampleKeyRecord({ accountId: freshAccount('minted_default') });
+      await h.store.create(key);
+      const [event] = await allEvents(h.store, key.accountId);
+      assert.deepStrictEqual(event && summary(event), { type: 'minted', keyId: key.id, source: 'api', actor: key.provenance?.subject });
+    });
+
+    it('writes nothing when a mint is refused (limit reached or duplicate id)', async () => {
+      const h = harness();
+      const accountId = freshAccount('refused');
+      const key = sampleKeyRecord({ accountId });
+      await h.store.create(key);
+      assert.equal(await h.store.createWithinLimit?.(sampleKeyRecord({ accountId }), 1), false);
+      await assert.rejects(h.store.create({ ...key, name: 'again' }));
+      assert.deepStrictEqual((await allEvents(h.store, accountId)).map(summary), [
+        { type: 'minted', keyId: key.id, source: 'api', actor: key.provenance?.subject },
+      ]);
+    });
+
+    it('writes a revoked event with the context and time of the revocation, and none for a refused one', async () => {
+      const h = harness();
+      const accountId = freshAccount('revoked');
+      const key = sampleKeyRecord({ accountId });
+      await h.store.create(key);
+      const at = new Date('2026-04-05T06:07:08.009Z');
+      const context: KeyEventContext = { source: 'api', actor: 'user_2', ip: '2001:db8::1', userAgent: 'drops-cli/1.0', url: null };
+      assert.equal(await h.store.revoke('acct_not_the_owner', key.id, at, context), false);
+      assert.equal(await h.store.revoke(accountId, key.id, at, context), true);
+      assert.equal(await h.store.revoke(accountId, key.id, at, context), false);
+      const [revoked, ...rest] = await allEvents(h.store, accountId);
+      assert.deepStrictEqual(revoked, { type: 'revoked', keyId: key.id, prefix: key.prefix, name: key.name, at, ...context });
+      assert.deepStrictEqual(rest.map((e) => e.type), ['minted']);
+      assert.deepStrictEqual(await allEvents(h.store, 'acct_not_the_owner'), []);
+    });
+
+    it('writes first_used once, at the first use, with what the request showed', async () => {
+      const h = harness();
+      const key = sampleKeyRecord({ accountId: freshAccount('first_used') });
+      await h.store.create(key);
+      const first = new Date('2026-05-01T10:00:00Z');
+      h.store.recordUse(key.id, first, () => ({ ip: '198.51.100.4', userAgent: 'github-actions' }));
+      await h.flushUses?.();
+      h.store.recordUse(key.id, new Date('2026-05-01T11:00:00Z'), () => ({ ip: '198.51.100.5', userAgent: 'later' }));
+      await h.flushUses?.();
+      h.store.recordUse(key.id, new Date('2026-05-01T12:00:00Z'));
+      await h.flushUses?.();
+      const events = await allEvents(h.store, key.accountId);
+      assert.deepStrictEqual(events.map((e) => e.type), ['first_used', 'minted']);
+      assert.deepStrictEqual(events[0], {
+        type: 'first_used',
+        keyId: key.id,
+        prefix: key.prefix,
+        name: key.name,
+        at: first,
+        source: 'api',
+        actor: key.id,
+        ip: '198.51.100.4',
+        userAgent: 'github-actions',
+        url: null,
+      });
+    });
+
+    it('records a use whose request-info thunk throws, without its details', async () => {
+      const h = harness();
+      const key = sampleKeyRecord({ accountId: freshAccount('thunk') });
+      await h.store.create(key);
+      assert.doesNotThrow(() =>
+        h.store.recordUse(key.id, new Date('2026-05-02T00:00:00Z'), () => {
+          throw new Error('no request');
+        }),
+      );
+      await h.flushUses?.();
+      const [event] = await allEvents(h.store, key.accountId);
+      assert.deepStrictEqual(event && { ...summary(event), ip: event.ip, userAgent: event.userAgent }, {
+        type: 'first_used',
+        keyId: key.id,
+        source: 'api',
+        actor: key.id,
+        ip: null,
+        userAgent: null,
+      });
+    });
+
+    it('lists newest first and pages with the cursor, each event exactly once', async () => {
+      const h = harness();
+      const accountId = freshAccount('paging');
+      const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId }));
+      for (const k of keys) await h.store.create(k, { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
+      await h.store.revoke(accountId, keys[1]!.id, new Date(), { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
+      await h.store.revoke(accountId, keys[3]!.id, new Date(), { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
+      const expected = [
+        { type: 'revoked', keyId: keys[3]!.id },
+        { type: 'revoked', keyId: keys[1]!.id },
+        ...[...keys].reverse().map((k) => ({ type: 'minted', keyId: k.id })),
+      ];
+      const whole = await listEvents(h.store)(accountId, { limit: 100 });
+      assert.equal(whole.next, null);
+      assert.deepStrictEqual(whole.events.map(({ type, keyId }) => ({ type, keyId })), expected);
+
+      const pages: KeyEventPage[] = [await listEvents(h.store)(accountId, { limit: 3 })];
+      while (pages.at(-1)!.next !== null) {
+        const next = pages.at(-1)!.next!;
+        assert.equal(typeof next, 'string');
+        pages.push(await listEvents(h.store)(accountId, { limit: 3, cursor: next }));
+      }
+      assert.deepStrictEqual(pages.map((p) => p.events.length), [3, 3, 1]);
+      assert.deepStrictEqual(pages.flatMap((p) => p.events.map(({ type, keyId }) => ({ type, keyId }))), expected);
+
+      // A full last page: no cursor to an empty page.
+      const exact = await listEvents(h.store)(accountId, { limit: 7 });
+      assert.deepStrictEqual([exact.events.length, exact.next], [7, null]);
+    });
+
+    it('shows an account only its own events, whatever cursor it sends', async () => {
+      const h = harness();
+      const alice = freshAccount('alice');
+      const mallory = freshAccount('mallory');
+      const aliceKey = sampleKeyRecord({ accountId: alice });
+      await h.store.create(aliceKey);
+      await h.store.create(sampleKeyRecord({ accountId: alice }));
+      await h.store.revoke(alice, aliceKey.id, new Date());
+      const firstPage = await listEvents(h.store)(alice, { limit: 1 });
+      assert.notEqual(firstPage.next, null);
+      assert.deepStrictEqual(await listEvents(h.store)(mallory, { limit: 100 }), { events: [], next: null });
+      assert.deepStrictEqual(await listEvents(h.store)(mallory, { limit: 100, cursor: firstPage.next! }), { events: [], next: null });
+    });
+
+    it('rejects a malformed cursor with a 400', async () => {
+      const h = harness();
+      for (const cursor of ['not a cursor', '-1', '1.5', '0x10', '']) {
+        await assert.rejects(listEvents(h.store)(freshAccount('cursor'), { limit: 10, cursor }), (error: { status?: number }) => {
+          assert.equal(error.status, 400, `cursor ${JSON.stringify(cursor)}`);
+          return true;
+        });
+      }
+    });
+
+    it('never holds a secret in any event', async () => {
+      const h = harness();
+      const accountId = freshAccount('secrets');
+      const key = sampleKeyRecord({ accountId });
+      const other = sampleKeyRecord({ accountId });
+      await h.store.create(key);
+      await h.store.create(other);
+      h.store.recordUse(key.id, new Date(), () => ({ ip: '203.0.113.9', userAgent: 'ua' }));
+      await h.flushUses?.();
+      await h.store.revoke(accountId, key.id, new Date());
+      await revokeMany(h.store)([other.id], new Date(), SCANNING);
+      const text = JSON.stringify(await allEvents(h.store, accountId));
+      assert.equal(JSON.parse(text).length, 5);
+      for (const secret of [key.secret, other.secret]) {
+        assert.ok(!text.includes(secret));
+        assert.ok(!text.includes(secret.slice(12)));
+      }
+    });
+
+    if (capabilities.persistent === true) {
+      it('keeps events across a reopen', async () => {
+        const h = harness();
+        if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
+        const key = sampleKeyRecord({ accountId: freshAccount('persist') });
+        await h.store.create(key);
+        await h.store.revoke(key.accountId, key.id, new Date());
+        const reopened = await h.reopen();
+        assert.deepStrictEqual((await allEvents(reopened, key.accountId)).map((e) => e.type), ['revoked', 'minted']);
+      });
+    }
+  });
+
+  describe('revokeMany', () => {
+    it('revokes active keys of any account and answers each distinct id once, in order', async () => {
+      const h = harness();
+      const alice = freshAccount('many_a');
+      const bob = freshAccount('many_b');
+      const a = sampleKeyRecord({ accountId: alice });
+      const b = sampleKeyRecord({ accountId: bob });
+      const gone = sampleKeyRecord({ accountId: alice });
+      const unknown = generateApiKey().id;
+      for (const k of [a, b, gone]) await h.store.create(k);
+      await h.store.revoke(alice, gone.id, new Date());
+      const at = new Date('2026-06-07T08:09:10.011Z');
+      const results = await revokeMany(h.store)([b.id, unknown, a.id, gone.id, b.id], at, SCANNING);
+      assert.deepStrictEqual(results, [
+        { id: b.id, status: 'revoked' },
+        { id: unknown, status: 'unknown' },
+        { id: a.id, status: 'revoked' },
+        { id: gone.id, status: 'already_revoked' },
+      ]);
+      assert.equal(await h.store.findActive(a.id), null);
+      assert.equal(await h.store.findActive(b.id), null);
+      assert.deepStrictEqual(await h.store.listByAccount(alice), []);
+      // One revoked event per key revoked, in its owner's log, with the context given.
+      const [bobEvent] = await allEvents(h.store, bob);
+      assert.deepStrictEqual(bobEvent, { type: 'revoked', keyId: b.id, prefix: b.prefix, name: b.name, at, ...SCANNING });
+      assert.deepStrictEqual((await allEvents(h.store, alice)).map(summary), [
+        { type: 'revoked', keyId: a.id, source: 'github_secret_scanning', actor: 'github' },
+        { type: 'revoked', keyId: gone.id, source: 'api', actor: null },
+        { type: 'minted', keyId: gone.id, source: 'api', actor: gone.provenance?.subject },
+        { type: 'minted', keyId: a.id, source: 'api', actor: a.provenance?.subject },
+      ]);
+    });
+
+    it('is idempotent: a second call finds every key already revoked and writes nothing', async () => {
+      const h = harness();
+      const accountId = freshAccount('many_again');
+      const keys = [sampleKeyRecord({ accountId }), sampleKeyRecord({ accountId })];
+      for (const k of keys) await h.store.create(k);
+      const ids = keys.map((k) => k.id);
+      const context: KeyEventContext = { source: 'revoke_by_value', actor: null, ip: '192.0.2.1', userAgent: null, url: null };
+      assert.deepStrictEqual((await revokeMany(h.store)(ids, new Date(), context)).map((r) => r.status), ['revoked', 'revoked']);
+      assert.deepStrictEqual((await revokeMany(h.store)(ids, new Date(), context)).map((r) => r.status), ['already_revoked', 'already_revoked']);
+      assert.deepStrictEqual((await allEvents(h.store, accountId)).map((e) => e.type), ['revoked', 'revoked', 'minted', 'minted']);
+    });
+
+    it('answers an empty list with an empty list', async () => {
+      const h = harness();
+      assert.deepStrictEqual(await revokeMany(h.store)([], new Date(), SCANNING), []);
+    });
+
+    it('revokes each key exactly once when calls race', async () => {
+      const h = harness();
+      const accountId = freshAccount('many_race');
+      const keys = Array.from({ length: 6 }, () => sampleKeyRecord({ accountId }));
+      for (const k of keys) await h.store.create(k);
+      const ids = keys.map((k) => k.id);
+      const runs = await Promise.all([
+        revokeMany(h.store)(ids, new Date(), SCANNING),
+        revokeMany(h.peer ?? h.store)([...ids].reverse(), new Date(), SCANNING),
+        h.store.revoke(accountId, ids[2]!, new Date()),
+      ]);
+      const revokedBy = (results: { id: string; status: string }[]): string[] =>
+        results.filter((r) => r.status === 'revoked').map((r) => r.id);
+      const revoked = [...revokedBy(runs[0]), ...revokedBy(runs[1]), ...(runs[2] ? [ids[2]!] : [])];
+      assert.deepStrictEqual([...revoked].sort(), [...ids].sort());
+      assert.equal((await allEvents(h.store, accountId)).filter((e) => e.type === 'revoked').length, ids.length);
+    });
+
+    if (capabilities.shared === true) {
+      it('is seen through a peer at once', async () => {
+        const h = harness();
+        const peer = h.peer;
+        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
+        const key = sampleKeyRecord({ accountId: freshAccount('many_peer') });
+        await h.store.create(key);
+        assert.notEqual(await h.store.findActive(key.id), null);
+        assert.notEqual(await peer.findActive(key.id), null);
+        assert.deepStrictEqual(await revokeMany(peer)([key.id], new Date(), SCANNING), [{ id: key.id, status: 'revoked' }]);
+        assert.equal(await h.store.findActive(key.id), null);
+      });
+    }
+  });
+}
