@@ -4,6 +4,7 @@ import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { minimalKeyStore } from '../testing/minimal-key-store.js';
 import { createKeyManager } from './create-key-manager.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -96,14 +97,6 @@ describe('KeyManager key events', () => {
   });
 
   it('answers no events for a store without an event log', async () => {
-    const memory = new MemoryKeyStore();
-    const plain: KeyStore = {
-      create: (k) => memory.create(k),
-      findActive: (id) => memory.findActive(id),
-      listByAccount: (a) => memory.listByAccount(a),
-      revoke: (a, id, at) => memory.revoke(a, id, at),
-      recordUse: (id, at) => memory.recordUse(id, at),
-    };
-    expect(await setup(plain).keys.events(alice, { limit: 5 })).toEqual({ events: [], next: null });
+    expect(await setup(minimalKeyStore(new MemoryKeyStore())).keys.events(alice, { limit: 5 })).toEqual({ events: [], next: null });
   });
 });

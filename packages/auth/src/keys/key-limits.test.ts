@@ -3,8 +3,8 @@ import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { KeyLimitError } from '../errors/key-limit-error.js';
 import { RateLimitedError } from '../errors/rate-limited-error.js';
-import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { minimalKeyStore } from '../testing/minimal-key-store.js';
 import { createKeyManager, type KeyManagerOptions } from './create-key-manager.js';
 
 const alice: Principal = { accountId: 'acct_alice', credential: 'id_token', claims: { sub: 'alice', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
@@ -64,15 +64,7 @@ describe('maxKeysPerAccount', () => {
   });
 
   it('still holds on a store without createWithinLimit, by counting', async () => {
-    const memory = new MemoryKeyStore();
-    const plain: KeyStore = {
-      create: (k) => memory.create(k),
-      findActive: (id) => memory.findActive(id),
-      listByAccount: (a) => memory.listByAccount(a),
-      revoke: (a, id, at) => memory.revoke(a, id, at),
-      recordUse: (id, at) => memory.recordUse(id, at),
-    };
-    const { keys } = setup({ keyStore: plain, maxKeysPerAccount: 2 });
+    const { keys } = setup({ keyStore: minimalKeyStore(new MemoryKeyStore()), maxKeysPerAccount: 2 });
     await keys.mint(alice);
     await keys.mint(alice);
     await expect(keys.mint(alice)).rejects.toBeInstanceOf(KeyLimitError);

@@ -7,6 +7,7 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { minimalKeyStore } from '../testing/minimal-key-store.js';
 import { createKeyManager } from './create-key-manager.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -106,14 +107,7 @@ describe('KeyManager.revokeBySecret', () => {
 
   it('works on a store without revokeMany, one key at a time', async () => {
     const memory = new MemoryKeyStore();
-    const plain: KeyStore = {
-      create: (k, e) => memory.create(k, e),
-      findActive: (id) => memory.findActive(id),
-      listByAccount: (a) => memory.listByAccount(a),
-      revoke: (a, id, at, e) => memory.revoke(a, id, at, e),
-      recordUse: (id, at) => memory.recordUse(id, at),
-    };
-    const { keys } = setup(plain);
+    const { keys } = setup(minimalKeyStore(memory));
     const a = await keys.mint(alice);
     const stranger = generateApiKey();
     expect(await keys.revokeBySecret([a.apiKey, stranger.secret, a.apiKey], { source: 'revoke_by_value' })).toEqual([
