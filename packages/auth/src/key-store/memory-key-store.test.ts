@@ -46,4 +46,12 @@ describe('MemoryKeyStore key events', () => {
     const [first] = (await store.listEvents('acct_long', { limit: 1 })).events;
     expect([first?.ip?.length, first?.userAgent?.length]).toEqual([64, 256]);
   });
+
+  it('hands out copies of events: changing one changes nothing stored', async () => {
+    const store = new MemoryKeyStore();
+    await store.create({ id: 'f'.repeat(64), accountId: 'acct_copy', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(5), provenance: null });
+    const [first] = (await store.listEvents('acct_copy', { limit: 1 })).events;
+    first!.at.setTime(0);
+    expect((await store.listEvents('acct_copy', { limit: 1 })).events[0]?.at).toEqual(new Date(5));
+  });
 });

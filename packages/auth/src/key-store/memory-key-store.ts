@@ -89,7 +89,7 @@ export class MemoryKeyStore implements KeyStore {
     const event: KeyEvent = { type, keyId: key.id, prefix: key.prefix, name: key.name, at: new Date(at), source, actor, ip, userAgent, url };
     let events = this.#events.get(key.accountId);
     if (events === undefined) this.#events.set(key.accountId, (events = []));
-    events.push({ seq: ++this.#lastSeq, event: Object.freeze(event) });
+    events.push({ seq: ++this.#lastSeq, event });
   }
 
   findActive(id: string): ActiveKey | null {
@@ -154,7 +154,11 @@ export class MemoryKeyStore implements KeyStore {
       else hi = mid;
     }
     const events: KeyEvent[] = [];
-    for (let i = lo - 1; i >= 0 && events.length < page.limit; i--) events.push(all[i]!.event);
+    // Copies, as listByAccount's: a caller changing an event's date changes nothing stored.
+    for (let i = lo - 1; i >= 0 && events.length < page.limit; i--) {
+      const { event } = all[i]!;
+      events.push({ ...event, at: new Date(event.at) });
+    }
     const last = lo - events.length;
     return { events, next: last > 0 && events.length > 0 ? String(all[last]!.seq) : null };
   }
