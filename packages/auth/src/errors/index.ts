@@ -12,3 +12,4 @@ export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { MethodNotAllowedError } from './method-not-allowed-error.js';
 export { KeyLimitError, type KeyLimitErrorBody } from './key-limit-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
+export { InvalidSignatureError } from './invalid-signature-error.js';

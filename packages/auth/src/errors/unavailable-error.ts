@@ -1,7 +1,7 @@
 import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
-/** Which dependency failed. */
-export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver';
+/** Which dependency failed (`secret_scanning_keys`: GitHub's list of secret scanning signing keys). */
+export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver' | 'secret_scanning_keys';
 
 /**
  * A dependency (the key store or the identity provider) could not answer. Answers 503 with

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
-import { isLoopbackUrl } from './is-loopback-url.js';
+import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
 
 /**
  * Options of `createIdTokenVerifier`: an identity provider (spread a preset such as
@@ -53,12 +53,6 @@ export interface ResolvedIdTokenVerifierOptions {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-function isAllowedJwksUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url));
-}
-
 const schema = /* @__PURE__ */ lazySchema(() => {
   const nonEmpty = z.string().check(z.minLength(1));
   const duration = (max: number) => z.int().check(z.minimum(0), z.maximum(max));
@@ -66,9 +60,7 @@ const schema = /* @__PURE__ */ lazySchema(() => {
   return z.strictObject({
     issuer: nonEmpty,
     audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),
-    jwksUrl: nonEmpty.check(
-      z.refine(isAllowedJwksUrl, { error: 'must be an https: URL (http: only for 127.0.0.0/8, localhost or [::1])' }),
-    ),
+    jwksUrl: nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE })),
     clockToleranceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(300)), 5),
     clock: fn<Clock>(),
     fetch: fn<typeof fetch>(),

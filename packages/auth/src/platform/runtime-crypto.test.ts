@@ -18,7 +18,14 @@ interface RuntimeCrypto<K> {
   base64UrlDecodeText(text: string): string;
   importRsaPublicKey(n: string, e: string): Promise<K>;
   verifyRs256(key: K, signingInput: string, signature: string, offload: boolean): boolean | Promise<boolean>;
+  importEcdsaP256PublicKey(spki: Uint8Array): Promise<K>;
+  verifyEcdsaP256Sha256(key: K, data: Uint8Array, signature: Uint8Array): boolean | Promise<boolean>;
 }
+
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const ecSpki = ec.publicKey.export({ type: 'spki', format: 'der' });
+const ecData = Buffer.from('[{"token":"hp_x","type":"t"}]');
+const ecSignature = sign('sha256', ecData, { key: ec.privateKey, dsaEncoding: 'ieee-p1363' });
 
 conformance('node:crypto', nodeCrypto satisfies RuntimeCrypto<nodeCrypto.PublicKey>);
 conformance('Web Crypto', webCrypto satisfies RuntimeCrypto<webCrypto.PublicKey>);
@@ -58,6 +65,24 @@ function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
       expect(await platform.verifyRs256(key, signingInput + 'x', signature, false)).toBe(false);
       expect(await platform.verifyRs256(key, signingInput, 'AAAA', false)).toBe(false);
       expect(await platform.verifyRs256(key, signingInput, 'A', true)).toBe(false);
+    });
+
+    it('verifies an ECDSA P-256 SHA-256 signature (r || s) and refuses a tampered or garbled one', async () => {
+      const key = await platform.importEcdsaP256PublicKey(ecSpki);
+      expect(await platform.verifyEcdsaP256Sha256(key, ecData, ecSignature)).toBe(true);
+      const changed = Buffer.from(ecData);
+      changed[3]! ^= 1;
+      expect(await platform.verifyEcdsaP256Sha256(key, changed, ecSignature)).toBe(false);
+      expect(await platform.verifyEcdsaP256Sha256(key, ecData, new Uint8Array(64))).toBe(false);
+      expect(await platform.verifyEcdsaP256Sha256(key, ecData, ecSignature.subarray(0, 63))).toBe(false);
+    });
+
+    it('imports only ECDSA P-256 public keys', async () => {
+      const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'der' });
+      const rsa = publicKey.export({ type: 'spki', format: 'der' });
+      await expect(platform.importEcdsaP256PublicKey(p384)).rejects.toThrow();
+      await expect(platform.importEcdsaP256PublicKey(rsa)).rejects.toThrow();
+      await expect(platform.importEcdsaP256PublicKey(new Uint8Array([48, 3, 1, 2, 3]))).rejects.toThrow();
     });
   });
 }

@@ -4,7 +4,7 @@
 // other file of the core imports `node:crypto` or uses `Buffer`.
 import { createPublicKey, hash, randomBytes as nodeRandomBytes, verify, type KeyObject } from 'node:crypto';
 
-/** An imported RSA public key: a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
+/** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
 export type PublicKey = KeyObject;
 
 /** `size` bytes from the CSPRNG. */
@@ -70,4 +70,29 @@ export function verifyRs256(
       resolve(false);
     }
   });
+}
+
+/**
+ * Imports an ECDSA P-256 public key from its DER SubjectPublicKeyInfo; rejects when the bytes are
+ * not one, or hold a key of another type or curve.
+ */
+export async function importEcdsaP256PublicKey(spki: Uint8Array): Promise<PublicKey> {
+  const key = createPublicKey({ key: Buffer.from(spki.buffer, spki.byteOffset, spki.byteLength), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+    throw new Error('not an ECDSA P-256 public key');
+  }
+  return key;
+}
+
+/**
+ * Checks an ECDSA P-256 SHA-256 signature over `data`, given as the raw `r || s` (64 bytes, see
+ * `ecdsaP256DerToRaw`). Synchronous: one verification takes well under a millisecond and runs
+ * once per signed request. Never throws: a signature the library cannot process is not valid.
+ */
+export function verifyEcdsaP256Sha256(key: PublicKey, data: Uint8Array, signature: Uint8Array): boolean | Promise<boolean> {
+  try {
+    return verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+  } catch {
+    return false;
+  }
 }

@@ -3,10 +3,12 @@
 // swaps it in (see tsup.config.ts).
 import { sha256 } from '@noble/hashes/sha2.js';
 
-/** An imported RSA public key: a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
+/** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
 export type PublicKey = CryptoKey;
 
 const RS256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
+const P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const ES256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
@@ -74,6 +76,28 @@ export function verifyRs256(
     return crypto.subtle
       .verify(RS256, key, base64UrlDecode(signature), encoder.encode(signingInput))
       .catch(() => false);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Imports an ECDSA P-256 public key from its DER SubjectPublicKeyInfo; rejects when the bytes are
+ * not one, or hold a key of another type or curve.
+ */
+export function importEcdsaP256PublicKey(spki: Uint8Array): Promise<PublicKey> {
+  return crypto.subtle.importKey('spki', spki.slice(), P256, false, ['verify']);
+}
+
+/**
+ * Checks an ECDSA P-256 SHA-256 signature over `data`, given as the raw `r || s` (64 bytes, see
+ * `ecdsaP256DerToRaw`: Web Crypto takes no DER), with `crypto.subtle.verify`.
+ *
+ * Never rejects: a signature the runtime cannot even process is simply not valid.
+ */
+export function verifyEcdsaP256Sha256(key: PublicKey, data: Uint8Array, signature: Uint8Array): boolean | Promise<boolean> {
+  try {
+    return crypto.subtle.verify(ES256, key, signature.slice(), data.slice()).catch(() => false);
   } catch {
     return false;
   }

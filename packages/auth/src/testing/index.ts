@@ -2,6 +2,15 @@
 // The KeyStore conformance suite lives at `@drops/auth/testing/conformance`.
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
+export {
+  LocalSecretScanningKeys,
+  newSecretScanningKey,
+  type LocalSecretScanningKeysOptions,
+  type SecretScanningSigningKey,
+  type SecretScanningPublicKeyEntry,
+  type SecretScanningSignOptions,
+  type SecretScanningHeaders,
+} from './local-secret-scanning-keys.js';
 export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {

@@ -1,10 +1,8 @@
 import { createHmac, KeyObject, sign as cryptoSign } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.js';
+import { LocalKeyServer, type OutageMode } from './local-key-server.js';
 
-/** How `simulateOutage` makes the key set endpoint fail. */
-export type OutageMode = 'down' | 'hang' | 'garbage' | 'error500';
+export type { OutageMode } from './local-key-server.js';
 
 /** Options of `LocalIdentityProvider.start`. */
 export interface LocalIdentityProviderOptions {
@@ -143,56 +141,20 @@ export class LocalIdentityProvider {
   /** `Cache-Control: max-age` of the key set in seconds (`null`: no header); may be changed between fetches. */
   maxAgeSeconds: number | null;
 
-  readonly #server: Server;
+  readonly #server: LocalKeyServer;
   readonly #clock: Clock;
   #keys: LocalSigningKey[];
   #serial: number;
-  #outage: OutageMode | null = null;
-  #fetchCount = 0;
 
-  private constructor(
-    server: Server,
-    origin: string,
-    key: LocalSigningKey,
-    options: LocalIdentityProviderOptions,
-  ) {
+  private constructor(server: LocalKeyServer, key: LocalSigningKey, options: LocalIdentityProviderOptions) {
     this.#server = server;
     this.#keys = [key];
     this.#serial = 1;
     this.#clock = options.clock ?? systemClock;
-    this.issuer = options.issuer ?? origin;
+    this.issuer = options.issuer ?? server.origin;
     this.audience = options.audience ?? 'drops-local';
-    this.jwksUrl = `${origin}/.well-known/jwks.json`;
+    this.jwksUrl = server.url;
     this.maxAgeSeconds = options.maxAgeSeconds === undefined ? 300 : options.maxAgeSeconds;
-    server.on('request', (req, res) => {
-      if (req.url !== '/.well-known/jwks.json') {
-        res.writeHead(404).end();
-        return;
-      }
-      this.#fetchCount++;
-      switch (this.#outage) {
-        case 'down':
-          req.socket.destroy();
-          return;
-        case 'hang':
-          return; // never answer; close() cuts the connection
-        case 'garbage':
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": [ <html>oops');
-          return;
-        case 'error500':
-          res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
-          return;
-        default:
-          res
-            .writeHead(200, {
-              'content-type': 'application/json',
-              ...(this.maxAgeSeconds === null
-                ? {}
-                : { 'cache-control': `public, max-age=${this.maxAgeSeconds}` }),
-            })
-            .end(JSON.stringify(this.jwks));
-      }
-    });
   }
 
   /**
@@ -208,16 +170,16 @@ export class LocalIdentityProvider {
     const unknown = Object.keys(options ?? {}).filter((key) => !known.includes(key));
     if (unknown.length > 0) throw new TypeError(`LocalIdentityProvider.start: options: unknown option "${unknown[0]}"`);
     const key = await newSigningKey(1);
-    const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
+    let provider: LocalIdentityProvider | undefined;
+    const server = await LocalKeyServer.start({
+      port: options.port,
+      path: '/.well-known/jwks.json',
+      document: () => provider!.jwks,
+      headers: (): Record<string, string> =>
+        provider!.maxAgeSeconds === null ? {} : { 'cache-control': `public, max-age=${provider!.maxAgeSeconds}` },
     });
-    const { port } = server.address() as AddressInfo;
-    return new LocalIdentityProvider(server, `http://127.0.0.1:${port}`, key, options);
+    provider = new LocalIdentityProvider(server, key, options);
+    return provider;
   }
 
   /** `{ issuer, audience, jwksUrl }`, ready to spread into `createIdTokenVerifier`. */
@@ -227,7 +189,7 @@ export class LocalIdentityProvider {
 
   /** How many requests the key set endpoint has received (failed ones included). */
   get fetchCount(): number {
-    return this.#fetchCount;
+    return this.#server.fetchCount;
   }
 
   /** The key new tokens are signed with. */
@@ -317,14 +279,12 @@ export class LocalIdentityProvider {
    * `hang` never answers, `garbage` answers 200 with invalid JSON, `error500` answers 500.
    */
   simulateOutage(mode: OutageMode | null): void {
-    this.#outage = mode;
+    this.#server.simulateOutage(mode);
   }
 
   /** Stops the server, cutting any hanging connection. */
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    this.#server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    return this.#server.close();
   }
 }
 
