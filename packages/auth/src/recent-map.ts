@@ -1,6 +1,6 @@
 /**
  * A `Map<string, number>` bounded to the `capacity` most recently set keys, with O(1) `get`, `set`
- * and eviction. Internal: the last-used throttle and the mint rate limiter use it.
+ * and eviction. Internal: the last-used throttle and the rate limiter use it.
  *
  * Why not a plain `Map` in insertion order, deleting `keys().next()`: V8 leaves a hole for every
  * deleted entry until the table is rebuilt, and an iterator starts from the first slot, so taking

@@ -18,9 +18,9 @@ import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+import { RateLimiter, rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
 import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
-import { MintRateLimiter } from './mint-rate-limiter.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
@@ -30,10 +30,7 @@ export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
 export const DEFAULT_MINT_RATE_LIMIT = { max: 60, windowMs: 3_600_000 } as const;
 
 /** How often one account may mint: up to `max` at once, refilled at `max` per `windowMs`. */
-export interface MintRateLimit {
-  readonly max: number;
-  readonly windowMs: number;
-}
+export type MintRateLimit = RateLimit;
 
 /** Options of {@link createKeyManager}. */
 export interface KeyManagerOptions {
@@ -104,12 +101,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
     random: z.optional(z.custom<RandomSource>((v) => typeof v === 'function', { error: 'expected a function' })),
     maxKeysPerAccount: z.optional(z.int().check(z.positive())),
-    mintRateLimit: z.optional(
-      z.union([
-        z.literal(false),
-        z.strictObject({ max: z.int().check(z.positive()), windowMs: z.int().check(z.positive()) }),
-      ]),
-    ),
+    mintRateLimit: z.optional(rateLimitOptionSchema()),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
   }),
 );
@@ -178,7 +170,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const random = options.random;
   const maxKeys = options.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
-  const limiter = rateLimit === false ? null : new MintRateLimiter(rateLimit);
+  const limiter = rateLimit === false ? null : new RateLimiter(rateLimit);
   const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
   const createWithinLimit = (key: NewKeyRecord, event: KeyEventContext): Promise<boolean> =>
     keyStore.createWithinLimit !== undefined
