@@ -3,6 +3,7 @@ import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/internal';
 import type { RequestHandler } from 'express';
 import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
 import './request-auth.js';
+import { requestInfoOf } from './request-info.js';
 
 /** Options of `requireAuth()` and `optionalAuth()`. */
 export interface AuthMiddlewareOptions {
@@ -88,9 +89,11 @@ export function authMiddleware(
   return (req, res, next) => {
     const authenticated = Promise.resolve().then(() => {
       const authorization = authorizationOfNodeRequest(req);
+      // `req.ip` is a getter (proxy settings, header parsing): read only if a first use is written.
+      const options = { accept, request: () => requestInfoOf(req) };
       return optional
-        ? authenticator.authenticateOptional(authorization, { accept })
-        : authenticator.authenticate(authorization, { accept });
+        ? authenticator.authenticateOptional(authorization, options)
+        : authenticator.authenticate(authorization, options);
     });
     authenticated.then(
       (principal) => {

@@ -4,12 +4,13 @@ import { authMiddleware, requireAuth, type AuthMiddlewareOptions } from './auth-
 import { errorHandler, type ErrorHandlerOptions } from './error-handler.js';
 import type { ErrorMode } from './error-mode.js';
 import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
+import { createLeakedKeysRouter, type LeakedKeysRouterOptions } from './leaked-keys-router.js';
 
 /** Options of {@link dropsAuth}. */
 export interface DropsAuthOptions {
   /** From `createAuthenticator()`. */
   authenticator: Authenticator;
-  /** From `createKeyManager()`. Needed only for `keysRouter()`. */
+  /** From `createKeyManager()`. Needed only for `keysRouter()` and `leakedKeysRouter()`. */
   keys?: KeyManager;
 }
 
@@ -21,6 +22,11 @@ export interface DropsAuthExpress {
   optionalAuth(options?: AuthMiddlewareOptions): RequestHandler;
   /** `POST /keys`, `GET /keys`, `DELETE /keys/:id`, to mount at `/keys`. See {@link keysRouter}. */
   keysRouter(options?: KeysRouterOptions): Router;
+  /**
+   * `POST /credentials/revoke` and `POST /secret-scanning/github` (no credential), to mount at
+   * the root. See {@link leakedKeysRouter}.
+   */
+  leakedKeysRouter(options?: LeakedKeysRouterOptions): Router;
   /**
    * Answers drops-auth errors with their exact bytes, passes others on. See {@link errorHandler}.
    * Optional: without it the middleware above answers its own failures (the same bytes). Once
@@ -48,6 +54,7 @@ export interface DropsAuthExpress {
  *
  * const app = express();
  * app.use('/keys', auth.keysRouter());
+ * app.use(auth.leakedKeysRouter()); // POST /credentials/revoke, POST /secret-scanning/github
  * app.get('/whoami', auth.requireAuth(), (req, res) => res.json({ accountId: principalOf(req).accountId }));
  * app.post('/deploy', auth.optionalAuth(), deploy);
  * app.use(auth.errorHandler());
@@ -69,6 +76,10 @@ export function dropsAuth(options: DropsAuthOptions): DropsAuthExpress {
     keysRouter(routerOptions) {
       if (keys === undefined) throw new TypeError('dropsAuth: pass `keys: createKeyManager(...)` to use keysRouter()');
       return createKeysRouter(authenticator, keys, routerOptions ?? {}, mode);
+    },
+    leakedKeysRouter(routerOptions) {
+      if (keys === undefined) throw new TypeError('dropsAuth: pass `keys: createKeyManager(...)` to use leakedKeysRouter()');
+      return createLeakedKeysRouter(keys, routerOptions, mode, 'leakedKeysRouter');
     },
     errorHandler(handlerOptions) {
       const handler = errorHandler(handlerOptions);

@@ -1,16 +1,17 @@
 import {
-  MethodNotAllowedError,
   NotFoundError,
   UnauthenticatedError,
   type Authenticator,
   type KeyManager,
 } from '@drops/auth';
 import { DEFAULT_KEYS_BODY_LIMIT, mintOptionsFromBody } from '@drops/auth/internal';
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { authMiddleware } from './auth-middleware.js';
 import { ANSWER_DIRECTLY, fail, type ErrorMode } from './error-mode.js';
 import { principalOf } from './principal-of.js';
 import { readKeysBody } from './read-json-body.js';
+import { methodNotAllowed, routeHandler } from './route-handler.js';
+import { requestInfoOf } from './request-info.js';
 
 /** Options of `keysRouter()`. */
 export interface KeysRouterOptions {
@@ -25,11 +26,15 @@ export interface KeysRouterOptions {
  *   `{"name": "ci-main"}`; anything else is a 400. Answers `201 {apiKey, id, prefix, name, createdAt}`:
  *   the only time the secret is sent.
  * - `GET /keys`: `200 {"keys": [{id, prefix, name, createdAt, lastUsedAt}]}`, newest first.
+ * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`, the
+ *   account's key events (mints, revocations, first uses) newest first; `limit` 1 to 100
+ *   (default 50), else 400.
  * - `DELETE /keys/:id`: `204`; `404` when the account has no active key with that id; `400` when
  *   the id is not 64 lowercase hex.
  *
  * Authentication runs for every method and path under the mount point before any routing, so
- * without a valid credential the answer is the uniform 401, never a 404 or 405. Responses carry
+ * without a valid credential the answer is the uniform 401, never a 404 or 405. Mints and
+ * revocations are key events with the client's `req.ip` and `User-Agent`. Responses carry
  * `Cache-Control: no-store`. Works on Express 4 and 5: every failure is answered (or, through
  * `dropsAuth()` with its `errorHandler()`, passed to `next(err)`), never left as a rejected promise.
  *
@@ -58,18 +63,7 @@ export function createKeysRouter(
     throw new TypeError('keysRouter: bodyLimit must be a positive integer');
   }
 
-  // Express 4 does not catch a rejected promise: every route body goes through here.
-  const route =
-    (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-    (req, res, next: NextFunction) => {
-      Promise.resolve()
-        .then(() => handler(req, res))
-        .catch((error: unknown) => fail(mode, res, next, error));
-    };
-  const methodNotAllowed =
-    (...allow: string[]): RequestHandler =>
-    (_req, res, next) =>
-      fail(mode, res, next, new MethodNotAllowedError(allow));
+  const route = (handler: (req: Request, res: Response) => Promise<void>): RequestHandler => routeHandler(mode, handler);
 
   const router = Router();
   router.use(authMiddleware('requireAuth', authenticator, undefined, mode));
@@ -82,7 +76,7 @@ export function createKeysRouter(
         // Refuse an API key before reading a byte of the body (and before setting any header).
         if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
         const body = await readKeysBody(req, bodyLimit);
-        const minted = await keys.mint(principal, mintOptionsFromBody(body));
+        const minted = await keys.mint(principal, mintOptionsFromBody(body), requestInfoOf(req));
         res.setHeader('cache-control', 'no-store');
         res.status(201).json(minted);
       }),
@@ -94,19 +88,31 @@ export function createKeysRouter(
         res.status(200).json({ keys: listed });
       }),
     )
-    .all(methodNotAllowed('GET', 'POST'));
+    .all(methodNotAllowed(mode, 'GET', 'POST'));
+
+  router
+    .route('/events')
+    .get(
+      route(async (req, res) => {
+        const { cursor, limit } = req.query;
+        const page = await keys.events(principalOf(req), { cursor, limit });
+        res.setHeader('cache-control', 'no-store');
+        res.status(200).json(page);
+      }),
+    )
+    .all(methodNotAllowed(mode, 'GET'));
 
   router
     .route('/:id')
     .delete(
       route(async (req, res) => {
         const id: unknown = req.params['id'];
-        await keys.revoke(principalOf(req), typeof id === 'string' ? id : '');
+        await keys.revoke(principalOf(req), typeof id === 'string' ? id : '', requestInfoOf(req));
         res.setHeader('cache-control', 'no-store');
         res.status(204).end();
       }),
     )
-    .all(methodNotAllowed('DELETE'));
+    .all(methodNotAllowed(mode, 'DELETE'));
 
   router.use((_req, res, next) => fail(mode, res, next, new NotFoundError('not found')));
   return router;

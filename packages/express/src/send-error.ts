@@ -1,4 +1,5 @@
 import type { DropsAuthError } from '@drops/auth';
+import type { RouteAnswer } from '@drops/auth/internal';
 import type { Response } from 'express';
 
 /**
@@ -21,12 +22,20 @@ import type { Response } from 'express';
  * ```
  */
 export function sendError(res: Response, error: DropsAuthError): void {
-  const body = Buffer.from(error.bodyText, 'utf8');
-  const headers: Array<[string, string]> = Object.entries(error.headers).map(([name, value]) => [name.toLowerCase(), value]);
+  sendAnswer(res, error);
+}
+
+/**
+ * Writes a route's answer (a `DropsAuthError` is one) as its exact bytes; see {@link sendError}.
+ * @internal
+ */
+export function sendAnswer(res: Response, answer: RouteAnswer): void {
+  const body = Buffer.from(answer.bodyText, 'utf8');
+  const headers: Array<[string, string]> = Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]);
   headers.push(['content-length', String(body.length)]);
   headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name] of headers) res.removeHeader(name);
-  res.status(error.status);
+  res.status(answer.status);
   for (const [name, value] of headers) res.setHeader(name, value);
   res.end(body);
 }

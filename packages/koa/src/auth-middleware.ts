@@ -2,6 +2,7 @@ import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/
 import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/internal';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
+import { requestInfoOf } from './request-info.js';
 import { respondWithError } from './respond-with-error.js';
 
 /**
@@ -51,10 +52,12 @@ export function authMiddleware(
   const accept = parseOptions(optional ? 'optionalAuth' : 'requireAuth', options);
   return async (ctx, next) => {
     let principal;
+    // `ctx.ip` is a getter (proxy settings, header parsing): read only if a first use is written.
+    const authOptions = { accept, request: () => requestInfoOf(ctx) };
     try {
       principal = optional
-        ? await authenticator.authenticateOptional(authorizationOfNodeRequest(ctx.req), { accept })
-        : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), { accept });
+        ? await authenticator.authenticateOptional(authorizationOfNodeRequest(ctx.req), authOptions)
+        : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), authOptions);
     } catch (error) {
       // Only authentication failures are answered here; errors of the routes below propagate.
       if (error instanceof DropsAuthError) return respondWithError(ctx, error);

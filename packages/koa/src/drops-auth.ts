@@ -4,12 +4,13 @@ import type { Middleware } from 'koa';
 import { authMiddleware, type AuthMiddlewareOptions } from './auth-middleware.js';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
+import { createLeakedKeysRouter, type LeakedKeysRouterOptions } from './leaked-keys-router.js';
 
 /** Options of {@link dropsAuth}. */
 export interface DropsAuthOptions {
   /** From `createAuthenticator({ keyStore, idTokenVerifier })` of `@drops/auth`. */
   authenticator: Authenticator;
-  /** From `createKeyManager({ keyStore })` of `@drops/auth`. Needed only for `keysRouter()`. */
+  /** From `createKeyManager({ keyStore })` of `@drops/auth`. Needed only for `keysRouter()` and `leakedKeysRouter()`. */
   keys?: KeyManager;
 }
 
@@ -34,6 +35,35 @@ export interface DropsAuthKoa {
    * Throws `TypeError` when `dropsAuth` was created without `keys`, or for a bad option.
    */
   keysRouter(options?: KeysRouterOptions): Router;
+  /**
+   * A `@koa/router` router with the routes that kill a leaked key; neither takes a credential
+   * (an `Authorization` header is ignored): holding a secret is the right to revoke it.
+   *
+   * - `POST /credentials/revoke` with `{"credentials": ["hp_…", …]}` (1 to 1000 entries; entries
+   *   not shaped like a key are ignored): revokes every active key among them, then `202` with
+   *   the same bytes whether or not any key existed. `400 {error}` for another body, `413` over
+   *   `revokeBodyLimit`, `429` with `Retry-After` past `revokeRateLimit` per `ctx.ip`, `503`
+   *   when the key store cannot answer.
+   * - `POST /secret-scanning/github`: GitHub's secret scanning alert, verified against GitHub's
+   *   signature over the raw body first (missing or bad: `401 {error}`, nothing revoked; GitHub's
+   *   key list unreachable: 503); then every match that is one of our keys is revoked and the
+   *   answer is `200` with GitHub's feedback `[{"token_hash", "token_type", "label"}]`.
+   *
+   * Mount it before a body parser (GitHub signs the raw bytes), or behind one that keeps
+   * `ctx.request.rawBody`. Revocations are key events with `ctx.ip` (set `app.proxy` behind a
+   * proxy: it also keys the rate limit) and `User-Agent`. Options (`LeakedKeysOptions` of
+   * `@drops/auth`) are checked here; throws `TypeError` when `dropsAuth` was created without `keys`.
+   *
+   * @example
+   * ```ts
+   * import { createGitHubSecretScanning } from '@drops/auth';
+   *
+   * app.use(auth.leakedKeysRouter({
+   *   githubSecretScanning: createGitHubSecretScanning({ keysUrl: process.env.GITHUB_SECRET_SCANNING_KEYS_URL }),
+   * }).routes());
+   * ```
+   */
+  leakedKeysRouter(options?: LeakedKeysRouterOptions): Router;
 }
 
 function isAuthenticator(value: unknown): value is Authenticator {
@@ -79,6 +109,7 @@ function isKeyManager(value: unknown): value is KeyManager {
  *
  * const app = new Koa();
  * app.use(auth.keysRouter().routes());
+ * app.use(auth.leakedKeysRouter().routes()); // POST /credentials/revoke, POST /secret-scanning/github
  * app.use(router.routes()).use(router.allowedMethods());
  * ```
  */
@@ -105,6 +136,12 @@ export function dropsAuth(options: DropsAuthOptions): DropsAuthKoa {
         throw new TypeError('keysRouter(): pass keys: createKeyManager({ keyStore }) to dropsAuth()');
       }
       return createKeysRouter(authenticator, keys, routerOptions);
+    },
+    leakedKeysRouter(routerOptions) {
+      if (keys === undefined) {
+        throw new TypeError('leakedKeysRouter(): pass keys: createKeyManager({ keyStore }) to dropsAuth()');
+      }
+      return createLeakedKeysRouter(keys, routerOptions);
     },
   };
 }

@@ -1,6 +1,4 @@
 import {
-  DropsAuthError,
-  MethodNotAllowedError,
   NotFoundError,
   UnauthenticatedError,
   type Authenticator,
@@ -12,7 +10,8 @@ import type { Context, Next } from 'koa';
 import { authMiddleware } from './auth-middleware.js';
 import type { DropsAuthState } from './drops-auth-state.js';
 import { readKeysBody } from './read-json-body.js';
-import { respondWithError } from './respond-with-error.js';
+import { requestInfoOf } from './request-info.js';
+import { methodNotAllowed, routeHandler } from './route-handler.js';
 
 /** Options of `keysRouter()`. */
 export interface KeysRouterOptions {
@@ -22,17 +21,7 @@ export interface KeysRouterOptions {
 
 type KeysContext = Context & { state: DropsAuthState; params: Record<string, string> };
 
-/** Runs a route body and answers its drops-auth errors (400, 401, 404, 413, 503) as JSON. */
-function route(handler: (ctx: KeysContext) => Promise<void>) {
-  return async (ctx: Context): Promise<void> => {
-    try {
-      await handler(ctx as KeysContext);
-    } catch (error) {
-      if (error instanceof DropsAuthError) return respondWithError(ctx, error);
-      throw error;
-    }
-  };
-}
+const route = (handler: (ctx: KeysContext) => Promise<void>): ((ctx: Context) => Promise<void>) => routeHandler(handler);
 
 /**
  * `/keys` and everything under it. A RegExp rather than path syntax: `{/*rest}` is path-to-regexp 8
@@ -41,15 +30,13 @@ function route(handler: (ctx: KeysContext) => Promise<void>) {
  */
 const KEYS_AND_BELOW = /^\/keys(?:\/.*)?$/;
 
-function methodNotAllowed(allow: readonly string[]) {
-  return (ctx: Context): void => respondWithError(ctx, new MethodNotAllowedError(allow));
-}
-
 /**
  * The `/keys` routes on `@koa/router`:
  *
  * - `POST /keys` (ID token only; optional JSON `{"name": "ci-main"}`) -> `201 {apiKey, id, prefix, name, createdAt}`
  * - `GET /keys` -> `200 {"keys": [{id, prefix, name, createdAt, lastUsedAt}]}`, newest first
+ * - `GET /keys/events?cursor=&limit=` -> `200 {"events": [...], "next": <cursor or null>}`, the
+ *   account's key events newest first; `limit` 1 to 100 (default 50), else 400
  * - `DELETE /keys/:id` -> `204`; `404` for no active key of the caller's with that id; `400` for
  *   an id that is not 64 lowercase hex
  *
@@ -81,7 +68,7 @@ export function createKeysRouter(
     route(async (ctx) => {
       // Refuse an API key before reading a byte of the body: a bad body must not answer 400 here.
       if (ctx.state.auth.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const minted = await keys.mint(ctx.state.auth, mintOptionsFromBody(await readKeysBody(ctx, bodyLimit)));
+      const minted = await keys.mint(ctx.state.auth, mintOptionsFromBody(await readKeysBody(ctx, bodyLimit)), requestInfoOf(ctx));
       ctx.status = 201;
       ctx.set('cache-control', 'no-store');
       ctx.body = minted;
@@ -96,10 +83,20 @@ export function createKeysRouter(
     }),
   );
 
+  router.get(
+    '/keys/events',
+    route(async (ctx) => {
+      const { cursor, limit } = ctx.query;
+      ctx.set('cache-control', 'no-store');
+      ctx.body = await keys.events(ctx.state.auth, { cursor, limit });
+    }),
+  );
+  router.all('/keys/events', methodNotAllowed(['GET']));
+
   router.delete(
     '/keys/:id',
     route(async (ctx) => {
-      await keys.revoke(ctx.state.auth, ctx.params['id'] ?? '');
+      await keys.revoke(ctx.state.auth, ctx.params['id'] ?? '', requestInfoOf(ctx));
       ctx.status = 204;
     }),
   );

@@ -1,4 +1,5 @@
 import type { DropsAuthError } from '@drops/auth';
+import type { RouteAnswer } from '@drops/auth/internal';
 import type { Context } from 'koa';
 
 /**
@@ -21,12 +22,20 @@ import type { Context } from 'koa';
  * ```
  */
 export function respondWithError(ctx: Context, error: DropsAuthError): void {
-  const body = error.bodyText;
-  const headers: Array<[string, string]> = Object.entries(error.headers).map(([name, value]) => [name.toLowerCase(), value]);
+  respondWithAnswer(ctx, error);
+}
+
+/**
+ * Writes a route's answer (a `DropsAuthError` is one) as its exact bytes; see {@link respondWithError}.
+ * @internal
+ */
+export function respondWithAnswer(ctx: Context, answer: RouteAnswer): void {
+  const body = answer.bodyText;
+  const headers: Array<[string, string]> = Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]);
   headers.push(['content-length', String(Buffer.byteLength(body))]);
   headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name] of headers) ctx.remove(name);
-  ctx.status = error.status;
+  ctx.status = answer.status;
   for (const [name, value] of headers) ctx.set(name, value);
   // A string body keeps the exact bytes; Koa keeps the content-type set above and rewrites
   // content-length with the same value, in place.

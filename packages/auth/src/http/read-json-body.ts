@@ -4,21 +4,24 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The UTF-8 text of `chunks` (`size` bytes in all), without `Buffer`: the core runs on workerd too. */
-function utf8Of(chunks: readonly Uint8Array[], size: number): string {
+/**
+ * `chunks` (`size` bytes in all) as one array, without `Buffer`: the core runs on workerd too.
+ * @internal
+ */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const whole = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     whole.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(whole);
+  return whole;
 }
 
 /** Default largest `POST /keys` body, in bytes (a key request is `{"name": "…"}`). */
 export const DEFAULT_KEYS_BODY_LIMIT = 16 * 1024;
 
-/** What {@link readJsonBody} needs to know of the request besides its body. */
+/** What {@link readBodyBytes} and {@link readJsonBody} need to know of the request besides its body. */
 export interface ReadJsonBodyOptions {
   /** Largest body read, in bytes; a larger one is a 413. */
   readonly limit: number;
@@ -26,24 +29,25 @@ export interface ReadJsonBodyOptions {
   readonly contentLength?: string | undefined;
   /** The `Content-Encoding` header, if any: compressed bodies are refused (400). */
   readonly contentEncoding?: string | undefined;
+  /** A JSON body the route takes, quoted in the 400 for a body that is not JSON. Default `{"name": "ci-main"}`. */
+  readonly example?: string | undefined;
 }
 
 /**
- * Reads a small optional JSON body from a Node request stream (or any async iterable of chunks),
- * for the `/keys` routes of every adapter. Resolves `undefined` for an empty body and the parsed
- * value otherwise. A body that is not JSON, or compressed, is an `InvalidRequestError` (400); one
- * over `limit` bytes a `PayloadTooLargeError` (413): bad input never becomes a 5xx.
+ * Reads a request body from a Node request stream (or any async iterable of chunks) as bytes,
+ * exactly as sent: for a signature over the raw body, and under {@link readJsonBody}. One over
+ * `limit` bytes is a `PayloadTooLargeError` (413), refused unread when `Content-Length` already
+ * says so; a compressed one, or a stream that fails, an `InvalidRequestError` (400).
  *
  * @example
  * ```ts
- * const body = await readJsonBody(req, { limit: DEFAULT_KEYS_BODY_LIMIT, contentLength: req.headers['content-length'] });
- * const minted = await keys.mint(principal, body);
+ * const raw = await readBodyBytes(req, { limit: 1024 * 1024, contentLength: req.headers['content-length'] });
  * ```
  */
-export async function readJsonBody(
+export async function readBodyBytes(
   body: AsyncIterable<Uint8Array | string>,
   options: ReadJsonBodyOptions,
-): Promise<unknown> {
+): Promise<Uint8Array> {
   const { limit } = options;
   const tooLarge = (): PayloadTooLargeError =>
     new PayloadTooLargeError(`the request body must be at most ${limit} bytes`);
@@ -66,11 +70,31 @@ export async function readJsonBody(
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity' && size > 0) {
     throw new InvalidRequestError('the request body must not be compressed');
   }
-  return parseJsonText(utf8Of(chunks, size));
+  return concatBytes(chunks, size);
 }
 
 /**
- * Parses a JSON request body already read as text: `undefined` when blank, a 400 when not JSON.
+ * Reads a small optional JSON body from a Node request stream (or any async iterable of chunks),
+ * for the `/keys` routes of every adapter. Resolves `undefined` for an empty body and the parsed
+ * value otherwise. A body that is not JSON, or compressed, is an `InvalidRequestError` (400); one
+ * over `limit` bytes a `PayloadTooLargeError` (413): bad input never becomes a 5xx.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(req, { limit: DEFAULT_KEYS_BODY_LIMIT, contentLength: req.headers['content-length'] });
+ * const minted = await keys.mint(principal, body);
+ * ```
+ */
+export async function readJsonBody(
+  body: AsyncIterable<Uint8Array | string>,
+  options: ReadJsonBodyOptions,
+): Promise<unknown> {
+  return parseJsonText(decoder.decode(await readBodyBytes(body, options)), options.example);
+}
+
+/**
+ * Parses a JSON request body already read as text: `undefined` when blank, a 400 when not JSON
+ * (quoting `example`, a body the route takes).
  *
  * @example
  * ```ts
@@ -78,11 +102,11 @@ export async function readJsonBody(
  * parseJsonText('');              // undefined
  * ```
  */
-export function parseJsonText(text: string): unknown {
+export function parseJsonText(text: string, example = '{"name": "ci-main"}'): unknown {
   if (text.trim().length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new InvalidRequestError('the request body must be JSON, e.g. {"name": "ci-main"}');
+    throw new InvalidRequestError(`the request body must be JSON, e.g. ${example}`);
   }
 }

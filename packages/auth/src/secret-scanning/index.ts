@@ -7,3 +7,4 @@ export {
   type GitHubSecretScanningOptions,
 } from './github-secret-scanning-options.js';
 export type { GitHubSecretScanningMatch } from './parse-secret-scanning-matches.js';
+export type { GitHubSecretScanningFeedback } from './github-secret-scanning-feedback.js';

@@ -1,5 +1,6 @@
-// `@drops/auth/testing/conformance`: the KeyStore conformance suite. It registers its tests with
-// the runner functions you pass in and asserts with `node:assert`: no test-runner dependency.
+// `@drops/auth/testing/conformance`: the KeyStore conformance suite, and the HTTP suite of the
+// leaked-key routes every adapter serves. They register their tests with the runner functions you
+// pass in and assert with `node:assert`: no test-runner dependency.
 export {
   describeKeyStoreConformance,
   type ConformanceTestApi,
@@ -7,3 +8,10 @@ export {
   type KeyStoreCapabilities,
 } from './key-store-conformance.js';
 export { sampleKeyRecord } from './sample-key-record.js';
+export {
+  describeLeakedKeysRoutes,
+  type LeakedKeysTestApi,
+  type LeakedKeysApp,
+  type LeakedKeysServer,
+  type LeakedKeysHarness,
+} from './leaked-keys-conformance.js';

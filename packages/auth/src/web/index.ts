@@ -6,3 +6,4 @@ export {
   type AuthenticatedHandler,
 } from './with-auth.js';
 export { keysHandler, type KeysHandlerOptions } from './keys-handler.js';
+export { leakedKeysHandler, type LeakedKeysHandlerOptions } from './leaked-keys-handler.js';

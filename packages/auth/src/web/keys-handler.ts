@@ -4,10 +4,12 @@ import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { DEFAULT_KEYS_BODY_LIMIT } from '../http/read-json-body.js';
+import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import { mintOptionsFromBody } from '../keys/mint-options.js';
 import { errorResponse } from './error-response.js';
 import { readRequestJson } from './read-request-json.js';
+import { requestInfoOf } from './request-info.js';
 
 /** Options of {@link keysHandler}. */
 export interface KeysHandlerOptions {
@@ -25,6 +27,12 @@ function json(status: number, body: unknown): Response {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
+}
+
+/** A `200` JSON answer to a `GET`, or its headers alone to a `HEAD`. */
+function read(method: string, body: unknown): Response {
+  const answer = json(200, body);
+  return method === 'HEAD' ? new Response(null, answer) : answer;
 }
 
 function parseOptions(options: KeysHandlerOptions): { bodyLimit: number; basePath: string } {
@@ -50,8 +58,13 @@ function parseOptions(options: KeysHandlerOptions): { bodyLimit: number; basePat
  *   Optional JSON `{"name": "ci-main"}`; anything else 400, over `bodyLimit` 413.
  *   `201 {apiKey, id, prefix, name, createdAt}`: the only time the secret is sent.
  * - `GET /keys`: `200 {"keys": [{id, prefix, name, createdAt, lastUsedAt}]}`, newest first.
+ * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`, the
+ *   account's key events newest first; `limit` 1 to 100 (default 50), else 400.
  * - `DELETE /keys/:id`: `204`; `404` when the account has no active key with that id; `400`
  *   when the id is not 64 lowercase hex.
+ *
+ * Mints, revocations and a key's first use are key events carrying the client's address and
+ * `User-Agent`: a `Request` has no address, so pass it as the handler's second argument.
  *
  * Every method on every path under `basePath` is authenticated before routing, so without a
  * valid credential the answer is the uniform 401, never a 404 or 405; authenticated, other
@@ -68,12 +81,18 @@ function parseOptions(options: KeysHandlerOptions): { bodyLimit: number; basePat
  * app.all('/keys', (c) => keys(c.req.raw));
  * app.all('/keys/*', (c) => keys(c.req.raw));
  * ```
+ *
+ * @example
+ * ```ts
+ * // Deno: the client address comes with the connection.
+ * Deno.serve((request, info) => keys(request, { ip: info.remoteAddr.hostname }));
+ * ```
  */
 export function keysHandler(
   authenticator: Authenticator,
   keys: KeyManager,
   options: KeysHandlerOptions = {},
-): (request: Request) => Promise<Response> {
+): (request: Request, client?: RequestInfo) => Promise<Response> {
   if (typeof (authenticator as Partial<Authenticator> | null)?.authenticate !== 'function') {
     throw new TypeError('keysHandler: authenticator must come from createAuthenticator()');
   }
@@ -83,24 +102,29 @@ export function keysHandler(
   }
   const { bodyLimit, basePath } = parseOptions(options);
 
-  async function route(request: Request): Promise<Response> {
-    const path = new URL(request.url).pathname;
+  async function route(request: Request, client: RequestInfo | undefined): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new NotFoundError('not found');
-    const principal = await authenticator.authenticate(request.headers, { accept: BOTH_CREDENTIALS });
+    // A thunk: the authenticator asks for it only when it writes a key's first use.
+    const info = (): RequestInfo => requestInfoOf(request, client);
+    const principal = await authenticator.authenticate(request.headers, { accept: BOTH_CREDENTIALS, request: info });
     const rest = path.slice(basePath.length).replace(/^\/|\/$/g, '');
     const method = request.method.toUpperCase();
     if (rest === '') {
       if (method === 'POST') {
         if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-        return json(201, await keys.mint(principal, mintOptionsFromBody(await readRequestJson(request, bodyLimit))));
+        return json(201, await keys.mint(principal, mintOptionsFromBody(await readRequestJson(request, bodyLimit)), info()));
       }
-      if (method === 'GET' || method === 'HEAD') {
-        const listed = json(200, { keys: await keys.list(principal) });
-        return method === 'HEAD' ? new Response(null, listed) : listed;
-      }
+      if (method === 'GET' || method === 'HEAD') return read(method, { keys: await keys.list(principal) });
       throw new MethodNotAllowedError(['GET', 'POST']);
     }
     if (rest.includes('/')) throw new NotFoundError('not found');
+    if (rest === 'events') {
+      if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
+      const query = url.searchParams;
+      return read(method, await keys.events(principal, { cursor: query.get('cursor') ?? undefined, limit: query.get('limit') ?? undefined }));
+    }
     if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
     let id: string;
     try {
@@ -108,13 +132,13 @@ export function keysHandler(
     } catch {
       id = rest; // not a key id either way: revoke answers the 400
     }
-    await keys.revoke(principal, id);
+    await keys.revoke(principal, id, info());
     return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   }
 
-  return async (request) => {
+  return async (request, client) => {
     try {
-      return await route(request);
+      return await route(request, client);
     } catch (error) {
       if (error instanceof DropsAuthError) return errorResponse(error);
       throw error;

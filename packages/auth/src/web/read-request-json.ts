@@ -1,18 +1,18 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
-import { parseJsonText } from '../http/read-json-body.js';
+import { concatBytes, parseJsonText } from '../http/read-json-body.js';
 
 /**
- * Reads the small optional JSON body of a Web `Request` (Web streams only, no Node APIs):
- * `undefined` when empty; a 400 when it is not JSON or is compressed; a 413 over `limit` bytes,
- * refused unread when `Content-Length` already says so.
+ * Reads the body of a Web `Request` as bytes, exactly as sent (Web streams only, no Node APIs):
+ * empty when there is none; a 413 over `limit` bytes, refused unread when `Content-Length`
+ * already says so; a 400 when it is compressed or cannot be read.
  * @internal
  */
-export async function readRequestJson(request: Request, limit: number): Promise<unknown> {
+export async function readRequestBytes(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = (): PayloadTooLargeError => new PayloadTooLargeError(`the request body must be at most ${limit} bytes`);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge();
-  if (request.body === null) return undefined;
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -35,11 +35,14 @@ export async function readRequestJson(request: Request, limit: number): Promise<
   if (encoding !== null && encoding.toLowerCase() !== 'identity' && size > 0) {
     throw new InvalidRequestError('the request body must not be compressed');
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return parseJsonText(new TextDecoder().decode(bytes));
+  return concatBytes(chunks, size);
+}
+
+/**
+ * Reads the small optional JSON body of a Web `Request`: `undefined` when empty; a 400 when it is
+ * not JSON (quoting `example`) or is compressed; a 413 over `limit` bytes.
+ * @internal
+ */
+export async function readRequestJson(request: Request, limit: number, example?: string): Promise<unknown> {
+  return parseJsonText(new TextDecoder().decode(await readRequestBytes(request, limit)), example);
 }

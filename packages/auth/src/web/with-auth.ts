@@ -2,12 +2,19 @@ import type { AuthenticateOptions, Authenticator } from '../authenticator/create
 import { parseAccept } from '../authenticator/create-authenticator.js';
 import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
+import type { RequestInfo } from '../key-store/key-event.js';
 import { errorResponse } from './error-response.js';
+import { requestInfoOf } from './request-info.js';
 
 /** Options of {@link withAuth}. */
-export interface WithAuthOptions extends AuthenticateOptions {
+export interface WithAuthOptions extends Omit<AuthenticateOptions, 'request'> {
   /** Let requests with no `Authorization` header through with `principal: null`. Default `false`. */
   optional?: boolean;
+  /**
+   * What the request shows of the client, for the event of a key's first use; called only when
+   * that event is written. Default: no address (a `Request` carries none) and the `User-Agent` header.
+   */
+  requestInfo?: (request: Request) => RequestInfo;
 }
 
 /** A fetch-style handler that receives the authenticated principal. */
@@ -19,7 +26,8 @@ export type AuthenticatedHandler<P extends Principal | null, Args extends unknow
 
 /**
  * Authenticates a Web `Request` (Hono, Next.js route handlers, Bun, Deno, Cloudflare Workers).
- * Resolves the principal or rejects with a `DropsAuthError` (see {@link errorResponse}).
+ * Resolves the principal or rejects with a `DropsAuthError` (see {@link errorResponse}). Unless
+ * `options.request` says otherwise, a key's first use is recorded with the `User-Agent` header.
  *
  * @example
  * ```ts
@@ -31,7 +39,10 @@ export function authenticateRequest(
   request: Request,
   options?: AuthenticateOptions,
 ): Promise<Principal> {
-  return authenticator.authenticate(request.headers, options);
+  return authenticator.authenticate(request.headers, {
+    ...options,
+    request: options?.request ?? (() => requestInfoOf(request, undefined)),
+  });
 }
 
 /**
@@ -65,11 +76,17 @@ export function withAuth<Args extends unknown[]>(
 ): (request: Request, ...rest: Args) => Promise<Response> {
   const accept = parseAccept(options.accept);
   const optional = options.optional === true;
+  const { requestInfo } = options;
+  if (requestInfo !== undefined && typeof requestInfo !== 'function') throw new TypeError('withAuth: requestInfo must be a function');
   return async (request, ...rest) => {
     try {
+      const authOptions = {
+        accept,
+        request: requestInfo === undefined ? () => requestInfoOf(request, undefined) : () => requestInfo(request),
+      };
       const principal: Principal | null = optional
-        ? await authenticator.authenticateOptional(request.headers, { accept })
-        : await authenticator.authenticate(request.headers, { accept });
+        ? await authenticator.authenticateOptional(request.headers, authOptions)
+        : await authenticator.authenticate(request.headers, authOptions);
       return await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
     } catch (error) {
       if (error instanceof DropsAuthError) return errorResponse(error);

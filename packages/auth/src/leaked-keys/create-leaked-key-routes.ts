@@ -1,0 +1,78 @@
+import type { HeadersLike } from '../authenticator/parse-authorization.js';
+import { RateLimitedError } from '../errors/rate-limited-error.js';
+import type { RequestInfo } from '../key-store/key-event.js';
+import type { KeyManager } from '../keys/create-key-manager.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { revokeGitHubMatches } from '../secret-scanning/github-secret-scanning-feedback.js';
+import { parseLeakedKeysOptions, type LeakedKeysOptions } from './leaked-keys-options.js';
+import { credentialsOfRevokeRequest, REVOKE_CREDENTIALS_EXAMPLE } from './revoke-credentials-request.js';
+import { jsonAnswer, type RouteAnswer } from './route-answer.js';
+
+/** The paths of the leaked-key routes, under wherever they are mounted. */
+export const REVOKE_CREDENTIALS_PATH = '/credentials/revoke';
+export const GITHUB_SECRET_SCANNING_PATH = '/secret-scanning/github';
+
+/**
+ * The one answer of `POST /credentials/revoke`, whatever was revoked: the same bytes whether or
+ * not any key existed, so it never confirms that a credential once did.
+ */
+const REVOKE_ACCEPTED: RouteAnswer = Object.freeze(
+  jsonAnswer(202, { message: 'any active key among these credentials is revoked' }),
+);
+
+/** What a leaked-key route needs of a request, from any framework. @internal */
+export interface LeakedKeyRequest {
+  readonly headers: HeadersLike;
+  /** The client's address and `User-Agent`, for the events (the address also keys the rate limit). */
+  readonly info: RequestInfo;
+  /** The body as sent, at most `limit` bytes (413 over it, 400 when compressed). */
+  readBytes(limit: number): Promise<Uint8Array>;
+  /** The body as JSON (a body parser may have read it already), quoting `example` in the 400 for non-JSON. */
+  readJson(limit: number, example: string): Promise<unknown>;
+}
+
+/**
+ * The framework-free core of the leaked-key routes, which `leakedKeysHandler` (fetch),
+ * `leakedKeysRouter` (Express) and `dropsAuth().leakedKeysRouter()` (Koa) route to. Each method
+ * resolves the answer to write, or rejects with a `DropsAuthError` to answer as such.
+ * @internal
+ */
+export interface LeakedKeyRoutes {
+  /** `POST /credentials/revoke`. */
+  revokeCredentials(request: LeakedKeyRequest): Promise<RouteAnswer>;
+  /** `POST /secret-scanning/github`; `null` when secret scanning is off (the route is not served). */
+  readonly githubSecretScanning: ((request: LeakedKeyRequest) => Promise<RouteAnswer>) | null;
+}
+
+/**
+ * Builds the leaked-key routes for one key manager; options are checked here, once (a mistake is
+ * a `TypeError` naming `where`).
+ * @internal
+ */
+export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptions | undefined, where: string): LeakedKeyRoutes {
+  if (typeof (keys as Partial<KeyManager> | null)?.revokeBySecret !== 'function') {
+    throw new TypeError(`${where}: keys must come from createKeyManager()`);
+  }
+  const o = parseLeakedKeysOptions(options, where);
+  const limiter = o.revokeRateLimit === null ? null : new RateLimiter(o.revokeRateLimit);
+  const secretScanning = o.githubSecretScanning;
+
+  return {
+    async revokeCredentials(request) {
+      // Counted before the body is read: a flood of bad bodies is limited like good ones.
+      const waitMs = limiter?.take(request.info.ip ?? '', o.clock()) ?? 0;
+      if (waitMs > 0) throw new RateLimitedError('too many revocation requests from this address: try again later', waitMs / 1000);
+      const body = await request.readJson(o.revokeBodyLimit, REVOKE_CREDENTIALS_EXAMPLE);
+      await keys.revokeBySecret(credentialsOfRevokeRequest(body), { source: 'revoke_by_value', request: request.info });
+      return REVOKE_ACCEPTED;
+    },
+    githubSecretScanning:
+      secretScanning === null
+        ? null
+        : async (request) => {
+            const body = await request.readBytes(o.secretScanningBodyLimit);
+            const matches = await secretScanning.verify(body, request.headers);
+            return jsonAnswer(200, await revokeGitHubMatches(keys, matches, request.info));
+          },
+  };
+}

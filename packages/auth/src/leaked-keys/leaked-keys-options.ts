@@ -1,0 +1,79 @@
+import * as z from 'zod/mini';
+import { systemClock, type Clock } from '../clock.js';
+import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
+import { createGitHubSecretScanning, type GitHubSecretScanning } from '../secret-scanning/create-github-secret-scanning.js';
+
+/** Default `revokeRateLimit`: 60 `POST /credentials/revoke` at once per client address, refilled at 60 an hour. */
+export const DEFAULT_REVOKE_RATE_LIMIT = { max: 60, windowMs: 3_600_000 } as const;
+/** Default `revokeBodyLimit`: 1000 secrets of 46 characters, quoted, with room for whitespace. */
+export const DEFAULT_REVOKE_BODY_LIMIT = 128 * 1024;
+/** Default `secretScanningBodyLimit`. */
+export const DEFAULT_SECRET_SCANNING_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Options of the leaked-key routes, `POST /credentials/revoke` and `POST /secret-scanning/github`
+ * (`leakedKeysHandler` in `@drops/auth`, `leakedKeysRouter` in `@drops/auth-express` and
+ * `@drops/auth-koa`). Every one has a default.
+ */
+export interface LeakedKeysOptions {
+  /**
+   * Verifies GitHub's secret scanning alerts. Default `createGitHubSecretScanning()` (GitHub's
+   * key list, fetched on the first alert). `false` leaves `POST /secret-scanning/github` unserved.
+   */
+  githubSecretScanning?: GitHubSecretScanning | false;
+  /**
+   * How often one client address may call `POST /credentials/revoke`, in this process (an
+   * in-memory limiter: each server instance counts its own). Over it, a 429 with `Retry-After`.
+   * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
+   */
+  revokeRateLimit?: RateLimit | false;
+  /** Largest `POST /credentials/revoke` body, in bytes; over it a 413. Default 131 072. */
+  revokeBodyLimit?: number;
+  /** Largest `POST /secret-scanning/github` body, in bytes; over it a 413. Default 1 048 576. */
+  secretScanningBodyLimit?: number;
+  /** The clock of the rate limiter. Default `Date.now`. */
+  clock?: Clock;
+}
+
+/** Options after parsing, every default filled in. @internal */
+export interface ResolvedLeakedKeysOptions {
+  readonly githubSecretScanning: GitHubSecretScanning | null;
+  readonly revokeRateLimit: RateLimit | null;
+  readonly revokeBodyLimit: number;
+  readonly secretScanningBodyLimit: number;
+  readonly clock: Clock;
+}
+
+const schema = /* @__PURE__ */ lazySchema(() => {
+  const bytes = z.optional(z.int().check(z.positive()));
+  return z.strictObject({
+    githubSecretScanning: z.optional(
+      z.union([
+        z.literal(false),
+        z.custom<GitHubSecretScanning>((v) => typeof (v as GitHubSecretScanning | null)?.verify === 'function', {
+          error: 'expected createGitHubSecretScanning() or false',
+        }),
+      ]),
+    ),
+    revokeRateLimit: z.optional(rateLimitOptionSchema()),
+    revokeBodyLimit: bytes,
+    secretScanningBodyLimit: bytes,
+    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+  });
+});
+
+/**
+ * Parses the options once, for the factory named `where`; a mistake is a `TypeError` there.
+ * @internal
+ */
+export function parseLeakedKeysOptions(options: unknown, where: string): ResolvedLeakedKeysOptions {
+  const o = parseOptions(schema(), options ?? {}, where);
+  return {
+    githubSecretScanning: o.githubSecretScanning === false ? null : (o.githubSecretScanning ?? createGitHubSecretScanning()),
+    revokeRateLimit: o.revokeRateLimit === false ? null : (o.revokeRateLimit ?? DEFAULT_REVOKE_RATE_LIMIT),
+    revokeBodyLimit: o.revokeBodyLimit ?? DEFAULT_REVOKE_BODY_LIMIT,
+    secretScanningBodyLimit: o.secretScanningBodyLimit ?? DEFAULT_SECRET_SCANNING_BODY_LIMIT,
+    clock: o.clock ?? systemClock,
+  };
+}

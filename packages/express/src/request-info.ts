@@ -1,0 +1,12 @@
+import type { RequestInfo } from '@drops/auth';
+import type { Request } from 'express';
+
+/**
+ * What an Express request shows of the client, for key events: `req.ip` (which follows the app's
+ * `trust proxy` setting) and the `User-Agent` header. Called when an event is written, never on
+ * the hot path of a check.
+ * @internal
+ */
+export function requestInfoOf(req: Request): RequestInfo {
+  return { ip: req.ip ?? null, userAgent: req.headers['user-agent'] ?? null };
+}

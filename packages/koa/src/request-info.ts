@@ -1,0 +1,12 @@
+import type { RequestInfo } from '@drops/auth';
+import type { Context } from 'koa';
+
+/**
+ * What a Koa request shows of the client, for key events: `ctx.ip` (which follows the app's
+ * `proxy` setting) and the `User-Agent` header. Called when an event is written, never on the
+ * hot path of a check.
+ * @internal
+ */
+export function requestInfoOf(ctx: Context): RequestInfo {
+  return { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null };
+}
