@@ -1,7 +1,9 @@
 import {
   createAuthenticator,
   createIdTokenVerifier,
+  createGitHubSecretScanning,
   createKeyManager,
+  leakedKeysHandler,
   MemoryKeyStore,
   withAuth,
   type Authenticator,
@@ -14,6 +16,8 @@ export interface ConformanceEnv {
   readonly AUDIENCE: string;
   readonly JWKS_URL: string;
   readonly DOWN_JWKS_URL: string;
+  /** GitHub's secret scanning key list, as `LocalSecretScanningKeys` serves it. */
+  readonly SECRET_SCANNING_KEYS_URL: string;
 }
 
 /**
@@ -22,7 +26,9 @@ export interface ConformanceEnv {
  *
  * - `POST /keys` (ID token): mints a key with the core's key manager into a `MemoryKeyStore`;
  * - `GET /whoami` (API key or ID token): the principal;
- * - `GET /down/whoami`: the same, with an identity provider whose key set cannot be fetched.
+ * - `GET /down/whoami`: the same, with an identity provider whose key set cannot be fetched;
+ * - `POST /secret-scanning/github`: GitHub's signed alerts (ECDSA P-256 on Web Crypto), which
+ *   revoke the keys they name.
  */
 export function createConformanceApp(env: ConformanceEnv): (request: Request) => Promise<Response> {
   const keyStore = new MemoryKeyStore();
@@ -40,6 +46,9 @@ export function createConformanceApp(env: ConformanceEnv): (request: Request) =>
     ),
     'GET /whoami': withAuth(authenticatorFor(env.JWKS_URL), {}, whoami),
     'GET /down/whoami': withAuth(authenticatorFor(env.DOWN_JWKS_URL), {}, whoami),
+    'POST /secret-scanning/github': leakedKeysHandler(keys, {
+      githubSecretScanning: createGitHubSecretScanning({ keysUrl: env.SECRET_SCANNING_KEYS_URL }),
+    }),
   };
   return async (request) => {
     const route = routes[`${request.method} ${new URL(request.url).pathname}`];

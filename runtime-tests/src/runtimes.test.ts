@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { LocalIdentityProvider, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
+import { LocalIdentityProvider, LocalSecretScanningKeys, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime, type RunningRuntime } from './start-runtime.js';
 
@@ -9,6 +9,7 @@ import { startRuntime, type Runtime, type RunningRuntime } from './start-runtime
 describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) => {
   let idp: LocalIdentityProvider;
   let down: LocalIdentityProvider;
+  let github: LocalSecretScanningKeys;
   let server: RunningRuntime;
   const get = (path: string, credential?: string): Promise<Response> =>
     fetch(`${server.url}${path}`, { headers: credential === undefined ? {} : { authorization: `Bearer ${credential}` } });
@@ -17,9 +18,16 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     idp = await LocalIdentityProvider.start({ audience: 'drops-runtimes' });
     down = await LocalIdentityProvider.start({ audience: 'drops-runtimes' });
     down.simulateOutage('down');
+    github = await LocalSecretScanningKeys.start();
     server = await startRuntime(runtime, {
       entry: fileURLToPath(new URL(`./entries/${runtime === 'workerd' ? 'worker' : runtime}.ts`, import.meta.url)),
-      env: { ISSUER: idp.issuer, AUDIENCE: idp.audience, JWKS_URL: idp.jwksUrl, DOWN_JWKS_URL: down.jwksUrl },
+      env: {
+        ISSUER: idp.issuer,
+        AUDIENCE: idp.audience,
+        JWKS_URL: idp.jwksUrl,
+        DOWN_JWKS_URL: down.jwksUrl,
+        SECRET_SCANNING_KEYS_URL: github.keysUrl,
+      },
     });
   }, 60_000);
 
@@ -27,6 +35,7 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     await server?.stop();
     await idp?.close();
     await down?.close();
+    await github?.close();
   });
 
   it('mints a key (an ID token from the local JWKS) and authenticates it with MemoryKeyStore', async () => {
@@ -74,5 +83,32 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     const answer = await get('/down/whoami', down.mintIdToken({ sub: 'user_1' }));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).not.toBeNull();
+  });
+
+  it('verifies GitHub secret scanning alerts on Web Crypto and revokes the key they name; a forged one revokes nothing', async () => {
+    const minted = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'acct_scanned' })}` },
+      body: '{}',
+    });
+    const { apiKey, id } = (await minted.json()) as { apiKey: string; id: string };
+    const body = JSON.stringify([{ token: apiKey, type: 'drops_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content' }]);
+    const post = (payload: string, headers: Record<string, string>): Promise<Response> =>
+      fetch(`${server.url}/secret-scanning/github`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+
+    for (const [payload, headers] of [
+      [body, {}],
+      [body.replace('"content"', '"contenT"'), github.signedHeaders(body)],
+      [body, github.signedHeaders(body, { key: github.newKey({ publish: false }), keyIdentifier: github.currentKey.keyIdentifier })],
+    ] as const) {
+      const refused = await post(payload, headers);
+      expect(refused.status, server.output()).toBe(401);
+      expect((await get('/whoami', apiKey)).status).toBe(200);
+    }
+
+    const accepted = await post(body, github.signedHeaders(body));
+    expect(accepted.status, server.output()).toBe(200);
+    expect(await accepted.json()).toEqual([{ token_hash: id, token_type: 'drops_api_key', label: 'true_positive' }]);
+    expect(await snapshotOf(await get('/whoami', apiKey))).toEqual(UNIFORM_401);
   });
 });

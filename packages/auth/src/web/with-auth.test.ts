@@ -6,12 +6,11 @@ import { UNAUTHENTICATED_MESSAGE, UnauthenticatedError } from '../errors/unauthe
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { withAuth } from './with-auth.js';
 
-async function setup() {
-  const keyStore = new MemoryKeyStore();
+async function setup(keyStore = new MemoryKeyStore()) {
   const key = generateApiKey();
   await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
   const authenticator = createAuthenticator({ keyStore });
-  return { authenticator, key };
+  return { authenticator, key, keyStore };
 }
 
 const request = (authorization?: string) =>
@@ -88,5 +87,21 @@ describe('withAuth and errors thrown by the handler', () => {
       throw new Error('route failure');
     });
     await expect(handler(request(`Bearer ${key.secret}`))).rejects.toThrow('route failure');
+  });
+});
+
+describe('withAuth requestInfo', () => {
+  it('records a key\'s first use with what requestInfo says, or the User-Agent header', async () => {
+    for (const [options, expected] of [
+      [{ requestInfo: (req: Request) => ({ ip: '203.0.113.7', userAgent: req.headers.get('x-client') }) }, { ip: '203.0.113.7', userAgent: 'cli/2' }],
+      [{}, { ip: null, userAgent: 'curl/8' }],
+    ] as const) {
+      const { authenticator, key, keyStore } = await setup(new MemoryKeyStore({ minUseIntervalMs: 0 }));
+      const handler = withAuth(authenticator, options, async () => new Response('ok'));
+      const res = await handler(new Request('http://localhost/x', { headers: { authorization: `Bearer ${key.secret}`, 'user-agent': 'curl/8', 'x-client': 'cli/2' } }));
+      expect(res.status).toBe(200);
+      const { events } = await keyStore.listEvents('acct_1', { limit: 10 });
+      expect(events.filter((e) => e.type === 'first_used').map((e) => [e.type, e.ip, e.userAgent])).toEqual([['first_used', expected.ip, expected.userAgent]]);
+    }
   });
 });
