@@ -1,7 +1,8 @@
 import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
 /**
- * Too many requests of one kind from one account (minting keys, `mintRateLimit`): answers
+ * Too many requests of one kind from one account (minting keys, `mintRateLimit`) or one client
+ * address (revoking by value, `revokeRateLimit`): answers
  * `429 {"error": "..."}` with `Retry-After`, the whole seconds until the next one is allowed.
  *
  * @example
