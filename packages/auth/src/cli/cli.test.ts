@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import { keyIdOf } from '../api-key/key-id.js';
+import { BUILT_CLI as CLI } from './test-spawn-cli.js';
 
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(packageDir, 'dist', 'cli.js');
 
 const secrets = Array.from({ length: 4 }, () => generateApiKey().secret);
 const [k1, k2, k3, k4] = secrets as [string, string, string, string];
@@ -67,6 +67,7 @@ describe('drops-auth', () => {
     expect(help.stdout).toMatch(/Usage: drops-auth <command>/);
     expect(help.stdout).toContain('key-id');
     expect(help.stdout).toContain('scan <paths...>');
+    expect(help.stdout).toContain('revoke --url <base> [files]');
     const bare = run([]);
     expect(bare.status).toBe(2);
     expect(bare.stderr).toMatch(/Usage: drops-auth/);

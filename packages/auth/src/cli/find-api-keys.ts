@@ -19,16 +19,24 @@ export interface ApiKeyFinding {
   readonly id: string;
 }
 
+/** A secret found in a text and what is safe to print about it; only `finding` may be printed. */
+export interface LocatedApiKey {
+  readonly finding: ApiKeyFinding;
+  /** The secret itself: to send to a revocation endpoint, never to print. */
+  readonly secret: string;
+}
+
 /**
- * Every API key secret in `text`, in order.
+ * Every API key secret in `text`, in order, with where it is. `scan --revoke` and `revoke` need
+ * the secret to revoke it by value; the finding is what they print.
  *
  * @example
  * ```ts
- * findApiKeys('DROPS_API_KEY=hp_…\n'); // [{ line: 1, column: 15, prefix: 'hp_…', id: '…' }]
+ * locateApiKeys('DROPS_API_KEY=hp_…\n'); // [{ finding: { line: 1, column: 15, … }, secret: 'hp_…' }]
  * ```
  */
-export function findApiKeys(text: string): ApiKeyFinding[] {
-  const findings: ApiKeyFinding[] = [];
+export function locateApiKeys(text: string): LocatedApiKey[] {
+  const located: LocatedApiKey[] = [];
   let line = 1;
   let lineStart = 0;
   let scanned = 0;
@@ -39,7 +47,10 @@ export function findApiKeys(text: string): ApiKeyFinding[] {
     }
     scanned = match.index;
     const secret = match[0];
-    findings.push({ line, column: match.index - lineStart + 1, prefix: keyPrefixOf(secret), id: keyIdOf(secret) });
+    located.push({
+      finding: { line, column: match.index - lineStart + 1, prefix: keyPrefixOf(secret), id: keyIdOf(secret) },
+      secret,
+    });
   }
-  return findings;
+  return located;
 }

@@ -1,11 +1,14 @@
 /** `drops-auth --help`. */
 export const MAIN_HELP = `Usage: drops-auth <command> [options]
 
-Offline tools for drops API keys. Nothing here talks to the network.
+Tools for drops API keys. key-id and scan are offline; revoke and scan --revoke send the keys
+they find to your drops server to revoke them, and nothing else talks to the network.
 
 Commands:
-  key-id            read an API key on stdin, print its id and prefix
-  scan <paths...>   find API keys in files and directories (exit 1 when any is found)
+  key-id                         read an API key on stdin, print its id and prefix
+  scan <paths...>                find API keys in files and directories (exit 1 when any is found)
+  scan --revoke <base> <paths>   the same, then revoke every key found by value
+  revoke --url <base> [files]    revoke by value the keys in the files, or on stdin
 
 Options:
   -h, --help        show help (also: drops-auth <command> --help)
@@ -31,7 +34,7 @@ Exit status: 0 printed, 1 the input is not an API key, 2 usage error.
 `;
 
 /** `drops-auth scan --help`. */
-export const SCAN_HELP = `Usage: drops-auth scan [--json] <paths...>
+export const SCAN_HELP = `Usage: drops-auth scan [--json] [--revoke <base URL>] <paths...>
 
 Finds drops API keys (hp_ followed by 43 base64url characters) in files, and in directories
 recursively. Prints file:line:column, the key's prefix and its id; never the secret.
@@ -40,13 +43,46 @@ Skipped: binary files (a NUL byte in the first 8 KiB), node_modules and .git dir
 symbolic links, and, inside a git working tree, whatever git ignores (.gitignore,
 .git/info/exclude, core.excludesFile). A file named explicitly is always scanned.
 
+With --revoke, once the scan is done it lists the distinct keys found (prefix, id, files) and
+revokes them by value: POST <base URL>/credentials/revoke, as drops-auth revoke does.
+
 Options:
-  --json       print one JSON object per finding: {"file", "line", "column", "prefix", "id"}
-  -h, --help   show this help
+  --json                 print one JSON object per finding: {"file", "line", "column", "prefix", "id"}
+  --revoke <base URL>    then revoke every key found (https:, or http: to a loopback host)
+  -h, --help             show this help
 
 Examples:
   drops-auth scan .
+  drops-auth scan --revoke https://drops.example.com ./leaked-repo
   git diff --cached --name-only -z --diff-filter=ACM | xargs -0 -r drops-auth scan
 
-Exit status: 0 no key found, 1 keys found, 2 usage error or a file could not be read.
+Exit status: 0 no key found, 1 keys found (with --revoke: and the server accepted them all),
+2 usage error or a file could not be read, 3 the server did not accept the revocation.
+`;
+
+/** `drops-auth revoke --help`. */
+export const REVOKE_HELP = `Usage: drops-auth revoke --url <base URL> [--json] [files...]
+
+Revokes API keys by value: finds every drops API key (hp_ followed by 43 base64url characters) in
+the files, or on stdin when no file is named, and sends them to POST <base URL>/credentials/revoke,
+at most 1000 per request. No credential is needed: holding a key is the right to revoke it. Use it
+for keys that leaked, yours or someone else's.
+
+Prints each key's prefix and id (never the secret), then the server's answer. The server accepts
+the request whether or not the keys existed and never says which did; a key that is already
+revoked or unknown changes nothing, so running the command again is harmless.
+
+Options:
+  --url <base URL>   the drops server, e.g. https://drops.example.com (https:; http: only for
+                     127.0.0.0/8, localhost or [::1]). Redirects are not followed.
+  --json             print one JSON object per key: {"prefix", "id", "files"}
+  -h, --help         show this help
+
+Examples:
+  drops-auth revoke --url https://drops.example.com leaked.env
+  pbpaste | drops-auth revoke --url https://drops.example.com
+
+Exit status: 0 the server accepted every key, 1 no key in the input (nothing sent), 2 usage error
+or an input could not be read (nothing sent), 3 the server refused (429: it says when to retry)
+or could not be reached.
 `;

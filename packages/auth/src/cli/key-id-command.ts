@@ -3,22 +3,11 @@ import { keyIdOf, keyPrefixOf } from '../api-key/key-id.js';
 import type { CliIo } from './cli-io.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { KEY_ID_HELP } from './help-text.js';
+import { readStdin } from './read-stdin.js';
 import { UsageError } from './usage-error.js';
 
 /** Longest stdin read: a secret is 46 characters; anything much longer is not one. */
 const MAX_INPUT_BYTES = 4096;
-
-async function readSecret(stdin: CliIo['stdin']): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > MAX_INPUT_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8').trim();
-}
 
 /**
  * `drops-auth key-id`: reads a secret on stdin, prints its id and prefix. Resolves the exit
@@ -37,7 +26,7 @@ export async function keyIdCommand(args: readonly string[], io: CliIo): Promise<
   if (io.stdin.isTTY) {
     throw new UsageError('key-id reads the key on stdin: pipe it in, e.g. printenv DROPS_API_KEY | drops-auth key-id');
   }
-  const secret = await readSecret(io.stdin);
+  const secret = (await readStdin(io.stdin, MAX_INPUT_BYTES))?.trim() ?? null;
   if (secret === null || !isApiKeyFormat(secret)) {
     io.stderr.write(
       'drops-auth key-id: the input is not a drops API key (expected hp_ followed by 43 base64url ' +

@@ -1,21 +1,18 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CliIo } from './cli-io.js';
-import { API_KEY_IN_TEXT } from './find-api-keys.js';
 import { MAIN_HELP } from './help-text.js';
 import { keyIdCommand } from './key-id-command.js';
+import { redact } from './redact.js';
+import { revokeCommand } from './revoke-command.js';
 import { scanCommand } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<number>> = {
   'key-id': keyIdCommand,
+  revoke: revokeCommand,
   scan: scanCommand,
 };
-
-/** Anything secret-shaped in a message is replaced, so no error can print a key. */
-function redact(text: string): string {
-  return text.replace(API_KEY_IN_TEXT, 'hp_[redacted]');
-}
 
 function version(): string {
   try {
@@ -29,7 +26,8 @@ function version(): string {
 
 /**
  * Runs `drops-auth` with `argv` (without `node` and the script) and resolves the exit status:
- * 0 success, 1 a finding (scan) or bad input (key-id), 2 a usage error.
+ * 0 success, 1 a finding (scan) or bad input (key-id, revoke), 2 a usage error, 3 a revocation the
+ * server did not accept (revoke, scan --revoke).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

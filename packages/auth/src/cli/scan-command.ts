@@ -1,31 +1,15 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { CliIo } from './cli-io.js';
-import { parseCommandArgs } from './parse-command-args.js';
-import { findApiKeys, type ApiKeyFinding } from './find-api-keys.js';
+import { locateApiKeys, type ApiKeyFinding } from './find-api-keys.js';
 import { SCAN_HELP } from './help-text.js';
+import { KeysToRevoke } from './keys-to-revoke.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { plural } from './plural.js';
+import { MAX_FILE_BYTES, readTextFile, type ReadResult } from './read-text-file.js';
+import { revocationEndpoint } from './revocation-endpoint.js';
+import { sendRevocations } from './send-revocations.js';
 import { UsageError } from './usage-error.js';
 import { walkFiles, type WalkedFile } from './walk-files.js';
-
-/** git's rule: a NUL byte in the first 8000 bytes makes a file binary. */
-const BINARY_PROBE_BYTES = 8000;
-
-/** Files larger than this are not read (they are reported as skipped). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
-type ReadResult = { kind: 'text'; text: string } | { kind: 'binary' } | { kind: 'too_large' };
-
-async function readTextFile(path: string): Promise<ReadResult> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) return { kind: 'too_large' };
-    const buffer = await handle.readFile();
-    if (buffer.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { kind: 'binary' };
-    return { kind: 'text', text: buffer.toString('utf8') };
-  } finally {
-    await handle.close();
-  }
-}
 
 async function filesOf(paths: readonly string[]): Promise<WalkedFile[]> {
   const files: WalkedFile[] = [];
@@ -43,22 +27,23 @@ async function filesOf(paths: readonly string[]): Promise<WalkedFile[]> {
   return files;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /**
- * `drops-auth scan <paths...>`: prints every API key found as `file:line:column`, prefix and
- * id, never the secret. Resolves 1 when any is found, 0 when clean, 2 when a file could not be
- * read; throws `UsageError` (exit 2) for bad arguments.
+ * `drops-auth scan [--revoke <base>] <paths...>`: prints every API key found as
+ * `file:line:column`, prefix and id, never the secret. With `--revoke`, then says which keys it
+ * will revoke (prefix, id, files) and revokes them by value at `<base>/credentials/revoke`.
+ * Resolves 1 when any is found (and, with `--revoke`, the server accepted them all), 0 when clean,
+ * 2 when a file could not be read, 3 when keys were found and the server did not accept the
+ * revocation; throws `UsageError` (exit 2) for bad arguments.
  */
 export async function scanCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs(args, SCAN_HELP, io);
+  const parsed = parseCommandArgs(args, SCAN_HELP, io, ['revoke']);
   if (parsed === null) return 0;
-  const { json, positionals } = parsed;
+  const { json, options, positionals } = parsed;
+  const endpoint = options['revoke'] === undefined ? null : revocationEndpoint(options['revoke'], '--revoke');
   if (positionals.length === 0) throw new UsageError('scan needs at least one file or directory, e.g. drops-auth scan .');
 
   const files = await filesOf(positionals);
+  const keys = new KeysToRevoke();
   let found = 0;
   let filesWithKeys = 0;
   let unreadable = 0;
@@ -76,22 +61,29 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
       continue;
     }
     if (result.kind === 'binary') continue;
-    const findings = findApiKeys(result.text);
-    if (findings.length === 0) continue;
-    found += findings.length;
+    const located = locateApiKeys(result.text);
+    if (located.length === 0) continue;
+    found += located.length;
     filesWithKeys++;
-    for (const finding of findings) io.stdout.write(formatFinding(file.display, finding, json));
+    for (const { finding, secret } of located) {
+      io.stdout.write(formatFinding(file.display, finding, json));
+      keys.add(secret, file.display);
+    }
   }
 
-  if (found > 0) {
-    io.stderr.write(
-      `drops-auth scan: found ${plural(found, 'API key')} in ${plural(filesWithKeys, 'file')}. ` +
-        'Revoke each one by id (DELETE /keys/<id>), then remove it from the file and its history.\n',
-    );
+  if (found === 0) {
+    io.stderr.write(`drops-auth scan: no API keys found in ${plural(files.length, 'file')}.\n`);
+    return unreadable > 0 ? 2 : 0;
+  }
+  const summary = `drops-auth scan: found ${plural(found, 'API key')} in ${plural(filesWithKeys, 'file')}.`;
+  if (endpoint === null) {
+    io.stderr.write(`${summary} Revoke each one by id (DELETE /keys/<id>), then remove it from the file and its history.\n`);
     return 1;
   }
-  io.stderr.write(`drops-auth scan: no API keys found in ${plural(files.length, 'file')}.\n`);
-  return unreadable > 0 ? 2 : 0;
+  io.stderr.write(`${summary} Revoking ${plural(keys.size, 'distinct key')} by value at ${endpoint.href}:\n${keys.describe(false)}`);
+  const accepted = await sendRevocations(endpoint, keys.secrets(), io, 'scan');
+  io.stderr.write('Remove the keys from the files and their history, and mint replacements where they are needed.\n');
+  return accepted ? 1 : 3;
 }
 
 function formatFinding(file: string, finding: ApiKeyFinding, json: boolean): string {

@@ -1,0 +1,32 @@
+// Test helper (not exported, not in the bundle): runs the built `drops-auth` binary
+// (`dist/cli.js`; `pnpm build` first) as a child process without blocking this process's event
+// loop, so a test can serve HTTP to it from here.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BUILT_CLI = join(fileURLToPath(new URL('../../', import.meta.url)), 'dist', 'cli.js');
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `drops-auth ...args` with `input` on stdin (closed right away when none) in `cwd`. */
+export async function spawnCli(args: readonly string[], options: { input?: string; cwd?: string } = {}): Promise<CliRun> {
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run pnpm build in packages/auth first`);
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {}); // the CLI may exit before reading all of it (a usage error)
+  child.stdin.end(options.input ?? '');
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code));
+  });
+  return { status, stdout, stderr };
+}
