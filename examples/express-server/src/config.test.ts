@@ -118,4 +118,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
     expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(/METRICS_TOKEN/);
   });
+
+  it("reads GitHub's secret scanning key list URL: GitHub's by default, https:, http: only on loopback", () => {
+    expect(loadConfig({}).secretScanningKeysUrl).toBe('https://api.github.com/meta/public_keys/secret_scanning');
+    expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'http://127.0.0.1:9999/keys' }).secretScanningKeysUrl).toBe('http://127.0.0.1:9999/keys');
+    expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning' }).secretScanningKeysUrl).toBe(
+      'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning',
+    );
+    for (const value of ['http://api.github.com/meta/public_keys/secret_scanning', 'api.github.com', 'file:///etc/keys.json']) {
+      expect(() => loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: value })).toThrow(
+        'GITHUB_SECRET_SCANNING_KEYS_URL: must be an https: URL (plain http: only on a loopback host, for tests)',
+      );
+    }
+  });
+
+  it('reads MINT_MAX_AUTH_AGE_SECONDS: unset by default, a whole number of seconds from 1 to a year', () => {
+    expect(loadConfig({}).mintMaxAuthAgeSeconds).toBeNull();
+    expect(loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: '300' }).mintMaxAuthAgeSeconds).toBe(300);
+    expect(loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: ' ' }).mintMaxAuthAgeSeconds).toBeNull();
+    for (const [value, message] of [
+      ['5m', 'MINT_MAX_AUTH_AGE_SECONDS: must be a whole number of seconds, such as 300 (unset: no limit)'],
+      ['1.5', 'MINT_MAX_AUTH_AGE_SECONDS: must be a whole number of seconds'],
+      ['-60', 'MINT_MAX_AUTH_AGE_SECONDS: must be a whole number of seconds'],
+      ['0', 'MINT_MAX_AUTH_AGE_SECONDS: must be at least 1 second (unset it for no limit)'],
+      ['31536001', 'MINT_MAX_AUTH_AGE_SECONDS: must be at most 31536000 (a year)'],
+    ] as const) {
+      expect(() => loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: value })).toThrow(message);
+    }
+  });
 });

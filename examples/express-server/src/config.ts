@@ -1,6 +1,7 @@
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
 import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
+import { isLoopbackHost } from './http/loopback-host.js';
 import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
@@ -49,7 +50,17 @@ export interface Config {
   readonly dashboard: DashboardConfig;
   /** Where Prometheus metrics are served (docs/operations.md); never to the public unauthenticated. */
   readonly metrics: MetricsConfig;
+  /** `GITHUB_SECRET_SCANNING_KEYS_URL`: GitHub's secret scanning public keys, for `POST /secret-scanning/github`. */
+  readonly secretScanningKeysUrl: string;
+  /** `MINT_MAX_AUTH_AGE_SECONDS`: `POST /keys` needs a login (`auth_time`) at most this old; `null`: no limit. */
+  readonly mintMaxAuthAgeSeconds: number | null;
 }
+
+/** GitHub's list of the keys that sign secret scanning alerts (docs/security.md, "Leaked keys"). */
+export const GITHUB_SECRET_SCANNING_KEYS_URL = 'https://api.github.com/meta/public_keys/secret_scanning';
+
+/** Longest `MINT_MAX_AUTH_AGE_SECONDS`: a year. */
+const MAX_AUTH_AGE_SECONDS = 365 * 24 * 3600;
 
 /**
  * `port`: the separate metrics listener (`METRICS_PORT`, default 9464, or a free port when `PORT`
@@ -103,7 +114,29 @@ const envSchema = z.object({
   METRICS_PORT: optional(z.union([z.literal('off'), integer(0, 65_535)])),
   METRICS_HOST: optional(z.string()),
   METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+  GITHUB_SECRET_SCANNING_KEYS_URL: optional(
+    z.string().refine(isAllowedKeysUrl, 'must be an https: URL (plain http: only on a loopback host, for tests)'),
+  ),
+  MINT_MAX_AUTH_AGE_SECONDS: optional(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of seconds, such as 300 (unset: no limit)')
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(1, 'must be at least 1 second (unset it for no limit)')
+          .max(MAX_AUTH_AGE_SECONDS, `must be at most ${MAX_AUTH_AGE_SECONDS} (a year)`),
+      ),
+  ),
 });
+
+// The secret scanning key list decides which alerts revoke keys: fetched over HTTPS, as a JWKS is.
+function isAllowedKeysUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
 
 function trustProxyOf(value: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false') return false;
@@ -123,6 +156,8 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
+ * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
+ * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
  * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
@@ -205,5 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
       host: e.METRICS_HOST ?? '127.0.0.1',
       token: e.METRICS_TOKEN ?? null,
     },
+    secretScanningKeysUrl: e.GITHUB_SECRET_SCANNING_KEYS_URL ?? GITHUB_SECRET_SCANNING_KEYS_URL,
+    mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null,
   };
 }
