@@ -9,13 +9,19 @@ export interface FirebaseWebConfig {
 }
 
 /**
- * What the page reads from `GET /dashboard/config.json`: how people sign in.
+ * What the page reads from `GET /dashboard/config.json`: how people sign in, and how recent a
+ * sign-in minting needs.
  *
  * - `dev`: the server's development identity provider (`POST /dev/token` with a name).
  * - `firebase`: a Firebase Authentication popup with the listed providers.
  * - `unavailable`: the page cannot sign anyone in here; `reason` says why (shown to the person).
+ * - `mintMaxAuthAgeSeconds` (only when the server sets `MINT_MAX_AUTH_AGE_SECONDS`): minting needs
+ *   a sign-in at most this old, so a refused mint asks the person to sign in again.
  */
-export type DashboardConfig =
+export type DashboardConfig = DashboardSignIn & { readonly mintMaxAuthAgeSeconds?: number };
+
+/** How people sign in: the `identity` part of {@link DashboardConfig}. */
+export type DashboardSignIn =
   | { readonly identity: { readonly mode: 'dev' } }
   | {
       readonly identity: {
@@ -37,9 +43,15 @@ const PROVIDERS: readonly FirebaseSignInProvider[] = ['google', 'github', 'apple
 const isProvider = (value: string): value is FirebaseSignInProvider =>
   (PROVIDERS as readonly string[]).includes(value);
 
+/** What the server enforces that the page must know about. */
+export interface DashboardServerRules {
+  /** The server's `MINT_MAX_AUTH_AGE_SECONDS`; `null` or absent: none. */
+  readonly mintMaxAuthAgeSeconds?: number | null;
+}
+
 /**
- * Builds the page's configuration from the server's identity provider and the environment. Call
- * it once at startup and serve the result as JSON at `/dashboard/config.json`.
+ * Builds the page's configuration from the server's identity provider, the environment and the
+ * server's rules. Call it once at startup and serve the result as JSON at `/dashboard/config.json`.
  *
  * Environment read in Firebase mode:
  *
@@ -55,14 +67,24 @@ const isProvider = (value: string): value is FirebaseSignInProvider =>
  * @throws TypeError when `FIREBASE_SIGN_IN_PROVIDERS` names an unknown provider or none.
  * @example
  * ```ts
- * const dashboard = dashboardConfig(config.identity, process.env);
+ * const dashboard = dashboardConfig(config.identity, process.env, { mintMaxAuthAgeSeconds: 600 });
  * app.get('/dashboard/config.json', (_req, res) => res.set('cache-control', 'no-store').json(dashboard));
  * ```
  */
 export function dashboardConfig(
   identity: ServerIdentity,
   env: Readonly<Record<string, string | undefined>> = {},
+  rules: DashboardServerRules = {},
 ): DashboardConfig {
+  const maxAge = rules.mintMaxAuthAgeSeconds ?? null;
+  if (maxAge !== null && !(Number.isSafeInteger(maxAge) && maxAge > 0)) {
+    throw new TypeError('dashboardConfig: mintMaxAuthAgeSeconds must be a positive whole number of seconds');
+  }
+  const signIn = dashboardSignIn(identity, env);
+  return maxAge === null ? signIn : { ...signIn, mintMaxAuthAgeSeconds: maxAge };
+}
+
+function dashboardSignIn(identity: ServerIdentity, env: Readonly<Record<string, string | undefined>>): DashboardSignIn {
   const value = (name: string): string | undefined => {
     const v = env[name]?.trim();
     return v === undefined || v === '' ? undefined : v;

@@ -1,4 +1,4 @@
 export { dashboardConfig } from './dashboard-config.js';
-export type { DashboardConfig, FirebaseSignInProvider, FirebaseWebConfig, ServerIdentity } from './dashboard-config.js';
+export type { DashboardConfig, DashboardServerRules, DashboardSignIn, FirebaseSignInProvider, FirebaseWebConfig, ServerIdentity } from './dashboard-config.js';
 export { dashboardHeaders } from './dashboard-headers.js';
 export { dashboardStaticDir } from './static-dir.js';

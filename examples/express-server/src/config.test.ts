@@ -134,7 +134,10 @@ describe('loadConfig', () => {
 
   it('reads MINT_MAX_AUTH_AGE_SECONDS: unset by default, a whole number of seconds from 1 to a year', () => {
     expect(loadConfig({}).mintMaxAuthAgeSeconds).toBeNull();
-    expect(loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: '300' }).mintMaxAuthAgeSeconds).toBe(300);
+    expect(loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: '300' })).toMatchObject({
+      mintMaxAuthAgeSeconds: 300,
+      dashboard: { identity: { mode: 'dev' }, mintMaxAuthAgeSeconds: 300 },
+    });
     expect(loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: ' ' }).mintMaxAuthAgeSeconds).toBeNull();
     for (const [value, message] of [
       ['5m', 'MINT_MAX_AUTH_AGE_SECONDS: must be a whole number of seconds, such as 300 (unset: no limit)'],

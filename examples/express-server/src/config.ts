@@ -209,7 +209,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
 
   let dashboard: DashboardConfig = { identity: { mode: 'dev' } };
   try {
-    dashboard = dashboardConfig(identity, env);
+    dashboard = dashboardConfig(identity, env, { mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null });
   } catch (error) {
     problems.push((error as Error).message);
   }

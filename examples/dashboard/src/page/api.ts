@@ -1,4 +1,4 @@
-import { SessionEndedError, type Session } from './session.js';
+import { SessionEndedError, type Session, type SessionEndReason } from './session.js';
 
 /** A key in `GET /keys`. Never the secret. */
 export interface KeyInfo {
@@ -17,6 +17,37 @@ export interface MintedKey {
   readonly name: string | null;
   readonly createdAt: string;
 }
+
+/** What happened to a key. */
+export type KeyEventType = 'minted' | 'revoked' | 'first_used';
+
+/** How it happened: the API, revoke by value, GitHub secret scanning, an operator. */
+export type KeyEventSource = 'api' | 'revoke_by_value' | 'github_secret_scanning' | 'operator';
+
+/** An event in `GET /keys/events`. Never a secret. */
+export interface KeyEventInfo {
+  readonly type: KeyEventType;
+  readonly keyId: string;
+  readonly prefix: string;
+  readonly name: string | null;
+  readonly at: string;
+  readonly source: KeyEventSource;
+  /** The ID token's subject, or the id of the key that acted; `null` when no credential acted. */
+  readonly actor: string | null;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  /** Where the key was found (secret scanning), when known. */
+  readonly url?: string;
+}
+
+/** A page of `GET /keys/events`, newest first; `next` is the cursor of the older ones. */
+export interface KeyEventPage {
+  readonly events: KeyEventInfo[];
+  readonly next: string | null;
+}
+
+/** Events asked for at a time. */
+const EVENTS_PAGE_SIZE = 20;
 
 /** A drop in `GET /drops`. */
 export interface DropInfo {
@@ -43,13 +74,25 @@ export class ApiError extends Error {
 /** The account API, called with the session's ID token. A `401` ends the session. */
 export interface Api {
   listKeys(): Promise<KeyInfo[]>;
+  /** The account's key events, newest first, from `cursor` (a previous page's `next`). */
+  listEvents(cursor?: string): Promise<KeyEventPage>;
+  /**
+   * A `401` here ends the session as `sign-in-again` when the server needs a recent sign-in to
+   * mint (`mintNeedsRecentSignIn`): the token still works elsewhere, the login is too old.
+   */
   mintKey(name: string): Promise<MintedKey>;
   revokeKey(id: string): Promise<void>;
   listDrops(): Promise<DropInfo[]>;
 }
 
-export function createApi(session: Session, baseUrl: string): Api {
-  const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
+/** What the API client must know of the server's rules. */
+export interface ApiOptions {
+  /** The server refuses a mint from an old sign-in (`MINT_MAX_AUTH_AGE_SECONDS`). */
+  readonly mintNeedsRecentSignIn?: boolean;
+}
+
+export function createApi(session: Session, baseUrl: string, options: ApiOptions = {}): Api {
+  const call = async (method: string, path: string, body?: unknown, on401: SessionEndReason = 'expired'): Promise<Response> => {
     const token = await session.idToken();
     let res: Response;
     try {
@@ -67,8 +110,8 @@ export function createApi(session: Session, baseUrl: string): Api {
       throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
     }
     if (res.status === 401) {
-      session.end('expired');
-      throw new SessionEndedError('expired');
+      session.end(on401);
+      throw new SessionEndedError(on401);
     }
     if (!res.ok) {
       const detail = await res
@@ -82,7 +125,14 @@ export function createApi(session: Session, baseUrl: string): Api {
   };
   return {
     listKeys: async () => ((await (await call('GET', '/keys')).json()) as { keys: KeyInfo[] }).keys,
-    mintKey: async (name) => (await (await call('POST', '/keys', name === '' ? undefined : { name })).json()) as MintedKey,
+    listEvents: async (cursor) => {
+      const query = new URLSearchParams({ limit: String(EVENTS_PAGE_SIZE), ...(cursor !== undefined ? { cursor } : {}) });
+      return (await (await call('GET', `/keys/events?${query.toString()}`)).json()) as KeyEventPage;
+    },
+    mintKey: async (name) => {
+      const on401 = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
+      return (await (await call('POST', '/keys', name === '' ? undefined : { name }, on401)).json()) as MintedKey;
+    },
     revokeKey: async (id) => void (await call('DELETE', `/keys/${encodeURIComponent(id)}`)),
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,
   };

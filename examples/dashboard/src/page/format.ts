@@ -23,3 +23,12 @@ export function sizeOf(bytes: number): string {
   }
   return `${value.toFixed(1)} ${unit}`;
 }
+
+/** `300` -> `5 minutes`, `90` -> `90 seconds`, `7200` -> `2 hours`: a span of seconds for people. */
+export function durationOf(seconds: number): string {
+  const unit = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+  if (seconds % 86_400 === 0) return unit(seconds / 86_400, 'day');
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
+}

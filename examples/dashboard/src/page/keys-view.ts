@@ -9,10 +9,12 @@ const labelOf = (key: { name: string | null; prefix: string }): string =>
 
 /**
  * Mint, list and revoke keys. After a mint, focus goes to the secret; after "I have saved it" or
- * a revoke, to the list's heading; after a cancelled revoke, back to its button.
+ * a revoke, to the list's heading; after a cancelled revoke, back to its button. `onChange` runs
+ * after a mint or a revoke (the key events list shows it).
  */
 export class KeysView {
   readonly #announcer: Announcer;
+  readonly #onChange: () => void;
   readonly #form = byId('mint-form', HTMLFormElement);
   readonly #nameInput = byId('key-name', HTMLInputElement);
   readonly #mintButton = byId('mint-button', HTMLButtonElement);
@@ -30,8 +32,9 @@ export class KeysView {
   #api: Api | null = null;
   #secretKeyId: string | null = null;
 
-  constructor(announcer: Announcer) {
+  constructor(announcer: Announcer, onChange: () => void = () => {}) {
     this.#announcer = announcer;
+    this.#onChange = onChange;
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#mint();
@@ -110,6 +113,7 @@ export class KeysView {
       this.#secretPanel.hidden = false;
       this.#announcer.status(`Key ${labelOf(minted)} minted. Copy it now: it cannot be shown again.`);
       focus(this.#secret);
+      this.#onChange();
       await this.refresh();
     } catch (error) {
       reportError(this.#announcer, error);
@@ -158,6 +162,7 @@ export class KeysView {
         return;
       }
     }
+    this.#onChange();
     await this.refresh();
     if (this.#api === api) focus(this.#heading);
   }

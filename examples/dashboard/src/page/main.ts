@@ -2,6 +2,8 @@ import type { DashboardConfig } from '../dashboard-config.js';
 import { createApi } from './api.js';
 import { Announcer, byId, focus } from './dom.js';
 import { DropsView } from './drops-view.js';
+import { EventsView } from './events-view.js';
+import { durationOf } from './format.js';
 import { KeysView } from './keys-view.js';
 import { Session, type SessionEndReason } from './session.js';
 import { SignInView, type SignedIn } from './sign-in-view.js';
@@ -25,35 +27,46 @@ async function start(): Promise<void> {
   const accountBar = byId('account-bar', HTMLDivElement);
   const accountLabel = byId('account-label', HTMLElement);
   const accountHeading = byId('account-heading', HTMLHeadingElement);
-  const keys = new KeysView(announcer);
+  const events = new EventsView(announcer);
+  const keys = new KeysView(announcer, () => void events.refresh());
   const drops = new DropsView(announcer, baseUrl);
   let session: Session | null = null;
 
   const config = await loadConfig();
+  const maxAuthAge = config.mintMaxAuthAgeSeconds ?? null;
+  const endMessages: Record<SessionEndReason, string> = {
+    expired: 'Your session expired. Sign in again.',
+    'signed-out': 'Signed out.',
+    'sign-in-again':
+      maxAuthAge !== null
+        ? `To mint a key, sign in again: this server mints keys only within ${durationOf(maxAuthAge)} of signing in.`
+        : 'Your session expired. Sign in again.',
+  };
 
   const onEnd = (reason: SessionEndReason): void => {
     session = null;
     keys.stop();
+    events.stop();
     drops.stop();
     accountView.hidden = true;
     accountBar.hidden = true;
     accountLabel.textContent = '';
     signIn.show();
-    announcer.status(reason === 'expired' ? 'Your session expired. Sign in again.' : 'Signed out.');
+    announcer.status(endMessages[reason]);
   };
 
   const onSignedIn = ({ source, grant }: SignedIn): void => {
     session?.end('signed-out');
     const current = new Session(source, grant, { onEnd });
     session = current;
-    const api = createApi(current, baseUrl);
+    const api = createApi(current, baseUrl, { mintNeedsRecentSignIn: maxAuthAge !== null });
     signIn.hide();
     accountLabel.textContent = current.accountLabel;
     accountBar.hidden = false;
     accountView.hidden = false;
     focus(accountHeading);
     announcer.status(`Signed in as ${current.accountLabel}.`);
-    void Promise.all([keys.start(api), drops.start(api)]);
+    void Promise.all([keys.start(api), events.start(api), drops.start(api)]);
   };
 
   const signIn = new SignInView(config, baseUrl, announcer, onSignedIn);

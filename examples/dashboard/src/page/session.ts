@@ -15,13 +15,22 @@ export interface IdentitySource {
   signOut(): Promise<void>;
 }
 
-/** Why a session ended. */
-export type SessionEndReason = 'expired' | 'signed-out';
+/**
+ * Why a session ended: it expired, the person signed out, or the server needs a more recent
+ * sign-in for what they asked (minting, under `MINT_MAX_AUTH_AGE_SECONDS`).
+ */
+export type SessionEndReason = 'expired' | 'signed-out' | 'sign-in-again';
+
+const END_MESSAGES: Record<SessionEndReason, string> = {
+  expired: 'the session expired',
+  'signed-out': 'signed out',
+  'sign-in-again': 'a more recent sign-in is needed',
+};
 
 /** The session has ended: the page goes back to sign-in. */
 export class SessionEndedError extends Error {
   constructor(readonly reason: SessionEndReason) {
-    super(reason === 'expired' ? 'the session expired' : 'signed out');
+    super(END_MESSAGES[reason]);
     this.name = 'SessionEndedError';
   }
 }
