@@ -44,7 +44,7 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
   const { logger } = options;
   const clock = options.clock ?? Date.now;
-  const identity = createIdentity(config.identity);
+  const identity = createIdentity(config.identity, undefined, clock);
   const db = await openDatabase(config.database);
   const metrics = config.metrics.port !== null || config.metrics.token !== null ? createServerMetrics() : null;
   const keyStore = new PostgresKeyStore({
@@ -60,8 +60,13 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
     config,
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier }),
-    keys: createKeyManager({ keyStore, maxKeysPerAccount: config.maxKeysPerAccount }),
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, clock }),
+    keys: createKeyManager({
+      keyStore,
+      clock,
+      maxKeysPerAccount: config.maxKeysPerAccount,
+      ...(config.mintMaxAuthAgeSeconds !== null ? { maxAuthAgeSeconds: config.mintMaxAuthAgeSeconds } : {}),
+    }),
     db,
     logger,
     devIdentity: identity.dev,

@@ -13,8 +13,14 @@ export interface Identity {
  * Builds the configured identity provider's verifier (Firebase, any RS256 provider, or dev). The
  * development provider is refused here too, from the process's own `NODE_ENV` (defaults to
  * `process.env.NODE_ENV`), for a {@link IdentityConfig} built by hand rather than by `loadConfig`.
+ * The development provider issues and checks its tokens on `clock`, the server's (a test moves it
+ * to age a sign-in); a real provider's tokens are checked on real time.
  */
-export function createIdentity(config: IdentityConfig, nodeEnv: string | undefined = process.env['NODE_ENV']): Identity {
+export function createIdentity(
+  config: IdentityConfig,
+  nodeEnv: string | undefined = process.env['NODE_ENV'],
+  clock: () => number = Date.now,
+): Identity {
   switch (config.kind) {
     case 'firebase':
       return { verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }), dev: null };
@@ -25,7 +31,7 @@ export function createIdentity(config: IdentityConfig, nodeEnv: string | undefin
       };
     case 'dev': {
       if (!devIdentityAllowed(nodeEnv)) throw new Error(devIdentityRefusal(nodeEnv));
-      const dev = new DevIdentityProvider();
+      const dev = new DevIdentityProvider(clock);
       return { verifier: dev.createVerifier(), dev };
     }
   }

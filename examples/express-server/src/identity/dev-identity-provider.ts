@@ -30,7 +30,7 @@ export class DevIdentityProvider {
     return this.#jwks;
   }
 
-  /** An ID token for `subject`, valid for an hour. */
+  /** An ID token for `subject`, valid for an hour, signed in now (`auth_time`: what a recent-login mint checks). */
   mintIdToken(subject: string): { idToken: string; expiresIn: number } {
     const now = Math.floor(this.clock() / 1000);
     const header = { alg: 'RS256', typ: 'JWT', kid: this.#kid };
@@ -48,10 +48,11 @@ export class DevIdentityProvider {
     return { idToken: `${input}.${signature}`, expiresIn: DEV_TOKEN_LIFETIME_SECONDS };
   }
 
-  /** A verifier for this provider's tokens. */
+  /** A verifier for this provider's tokens, on the same clock as it issues them. */
   createVerifier(): IdTokenVerifier {
     const body = JSON.stringify(this.#jwks);
     return createIdTokenVerifier({
+      clock: this.clock,
       issuer: this.issuer,
       audience: this.audience,
       // Loopback so the verifier accepts http:; the fetch below answers in process, nothing listens.
