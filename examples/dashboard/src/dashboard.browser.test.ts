@@ -206,6 +206,40 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#secret').inputValue()).toBe('');
   });
 
+  it('asks to sign in again when minting needs a more recent sign-in (MINT_MAX_AUTH_AGE_SECONDS), then mints', async () => {
+    const strict = await startTestServer({ backend: 'pglite', idp: 'dev', env: { MINT_MAX_AUTH_AGE_SECONDS: '300' } });
+    const p = await context.newPage();
+    p.setDefaultTimeout(10_000);
+    try {
+      await p.goto(`${strict.url}/dashboard/`);
+      await p.getByLabel('Name', { exact: true }).fill('carol');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByText('No keys yet.').waitFor();
+
+      // Six minutes later (on the server's clock) the sign-in is too old to mint with.
+      strict.clock.advance(301_000);
+      await p.getByLabel('Key name', { exact: true }).fill('late');
+      await p.getByRole('button', { name: 'Mint key' }).click();
+      await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await expect
+        .poll(() => p.locator('#status').innerText())
+        .toBe('To mint a key, sign in again: this server mints keys only within 5 minutes of signing in.');
+      expect(await p.locator('#alert').innerText()).toBe('');
+
+      // Signed in again: the mint goes through.
+      await p.getByLabel('Name', { exact: true }).fill('carol');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByLabel('Key name', { exact: true }).fill('fresh');
+      await p.getByRole('button', { name: 'Mint key' }).click();
+      const secret = await p.getByLabel('API key', { exact: true }).inputValue();
+      expect(secret).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+      expect(await (await strict.fetch('/whoami', { headers: bearer(secret) })).json()).toMatchObject({ accountId: 'carol' });
+    } finally {
+      await p.close();
+      await strict.close();
+    }
+  });
+
   it('offers one button per Firebase provider without loading the Firebase SDK until one is used, and says when sign-in is unavailable', async () => {
     const firebase = dashboardConfig(
       { kind: 'firebase', projectId: 'drops-test' },
