@@ -129,10 +129,11 @@ const SQL = {
     cross join lateral ${REVOKE_KEY_FUNCTION}(r.id, null, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text) f
     order by r.n`,
   // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
+  // Ordered by the column, qualified: a bare `seq` would be the text output column ("9" > "12").
   listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url
     from ${KEY_EVENTS_TABLE}
     where account_id = $1 and seq < coalesce($2::bigint, 9223372036854775807)
-    order by seq desc limit $3`,
+    order by ${KEY_EVENTS_TABLE}.seq desc limit $3`,
   // First uses: with the keys of the batch locked (lockKeys), the rows still without a last use get
   // their 'first_used' event; the same statement writes the times, forward only (a use older than
   // the one stored changes nothing). Both parts read the rows as they were before it.
