@@ -27,6 +27,9 @@ export interface AppDeps {
     | 'dropsOrigin'
     | 'dashboard'
     | 'metrics'
+    | 'secretScanningKeysUrl'
+    | 'revokeByValueLimit'
+    | 'revokeByValueWindowMs'
   >;
   readonly authenticator: Authenticator;
   readonly keys: KeyManager;

@@ -16,6 +16,7 @@ import { devTokenRoutes } from './routes/dev-token.js';
 import { dropsRoutes } from './routes/drops.js';
 import { healthzRoutes } from './routes/healthz.js';
 import { keysRoutes } from './routes/keys.js';
+import { leakedKeysRoutes } from './routes/leaked-keys.js';
 import { serveRoutes } from './routes/serve.js';
 import { vanityRoutes } from './routes/vanity.js';
 import { whoamiRoutes } from './routes/whoami.js';
@@ -27,7 +28,8 @@ import { userContentHeaders } from './user-content/user-content-headers.js';
  * Builds the reference server's Express app. Each account route family is mounted behind its
  * authentication, so a request without a valid credential anywhere under `/keys`, `/drops`,
  * `/vanity`, `/billing`, `/whoami` or `/deploy/…` is the uniform 401 before any routing (never a
- * 404 or 405 that tells what exists).
+ * 404 or 405 that tells what exists). The leaked-key routes (`POST /credentials/revoke`,
+ * `POST /secret-scanning/github`) take no credential: holding a key is the right to kill it.
  */
 export function createApp(deps: AppDeps): Express {
   const auth = dropsAuth({ authenticator: deps.authenticator, keys: deps.keys });
@@ -61,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/healthz', healthzRoutes(ctx));
   app.use('/dashboard', dashboardRoutes(deps.config.dashboard));
   if (deps.devIdentity !== null) app.use('/dev', devTokenRoutes(ctx, deps.devIdentity));
+  app.use(leakedKeysRoutes(ctx));
   app.use('/keys', keysRoutes(ctx));
   app.use('/deploy', deployRoutes(ctx));
   app.use('/drops', auth.requireAuth(), dropsRoutes(ctx));

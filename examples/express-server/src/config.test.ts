@@ -125,9 +125,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning' }).secretScanningKeysUrl).toBe(
       'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning',
     );
-    for (const value of ['http://api.github.com/meta/public_keys/secret_scanning', 'api.github.com', 'file:///etc/keys.json']) {
+    for (const value of ['http://api.github.com/meta/public_keys/secret_scanning', 'http://keys.localhost/x', 'api.github.com', 'file:///etc/keys.json']) {
       expect(() => loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: value })).toThrow(
-        'GITHUB_SECRET_SCANNING_KEYS_URL: must be an https: URL (plain http: only on a loopback host, for tests)',
+        'GITHUB_SECRET_SCANNING_KEYS_URL: must be an https: URL (plain http: only for 127.0.0.0/8, localhost or [::1], for tests)',
       );
     }
   });
@@ -148,5 +148,12 @@ describe('loadConfig', () => {
     ] as const) {
       expect(() => loadConfig({ MINT_MAX_AUTH_AGE_SECONDS: value })).toThrow(message);
     }
+  });
+
+  it('limits POST /credentials/revoke to 60 an hour per client address unless REVOKE_BY_VALUE_* say otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ revokeByValueLimit: 60, revokeByValueWindowMs: 3_600_000 });
+    expect(loadConfig({ REVOKE_BY_VALUE_LIMIT: '5', REVOKE_BY_VALUE_WINDOW_SECONDS: '60' })).toMatchObject({ revokeByValueLimit: 5, revokeByValueWindowMs: 60_000 });
+    expect(() => loadConfig({ REVOKE_BY_VALUE_LIMIT: '0' })).toThrow(/REVOKE_BY_VALUE_LIMIT/);
+    expect(() => loadConfig({ REVOKE_BY_VALUE_WINDOW_SECONDS: 'hourly' })).toThrow(/REVOKE_BY_VALUE_WINDOW_SECONDS/);
   });
 });

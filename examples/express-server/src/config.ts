@@ -1,7 +1,7 @@
+import { createGitHubSecretScanning, GITHUB_SECRET_SCANNING_KEYS_URL } from '@drops/auth';
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
 import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
-import { isLoopbackHost } from './http/loopback-host.js';
 import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
@@ -54,10 +54,10 @@ export interface Config {
   readonly secretScanningKeysUrl: string;
   /** `MINT_MAX_AUTH_AGE_SECONDS`: `POST /keys` needs a login (`auth_time`) at most this old; `null`: no limit. */
   readonly mintMaxAuthAgeSeconds: number | null;
+  /** `POST /credentials/revoke` per client address per window (`REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS`). */
+  readonly revokeByValueLimit: number;
+  readonly revokeByValueWindowMs: number;
 }
-
-/** GitHub's list of the keys that sign secret scanning alerts (docs/security.md, "Leaked keys"). */
-export const GITHUB_SECRET_SCANNING_KEYS_URL = 'https://api.github.com/meta/public_keys/secret_scanning';
 
 /** Longest `MINT_MAX_AUTH_AGE_SECONDS`: a year. */
 const MAX_AUTH_AGE_SECONDS = 365 * 24 * 3600;
@@ -105,6 +105,8 @@ const envSchema = z.object({
   MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
   ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
   ANON_DEPLOY_WINDOW_SECONDS: optional(integer(1, 86_400)),
+  REVOKE_BY_VALUE_LIMIT: optional(integer(1, 1_000_000)),
+  REVOKE_BY_VALUE_WINDOW_SECONDS: optional(integer(1, 86_400)),
   TRUST_PROXY: optional(z.string()),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optional(z.enum(['json', 'pretty'])),
@@ -115,7 +117,7 @@ const envSchema = z.object({
   METRICS_HOST: optional(z.string()),
   METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
   GITHUB_SECRET_SCANNING_KEYS_URL: optional(
-    z.string().refine(isAllowedKeysUrl, 'must be an https: URL (plain http: only on a loopback host, for tests)'),
+    z.string().refine(isAllowedKeysUrl, 'must be an https: URL (plain http: only for 127.0.0.0/8, localhost or [::1], for tests)'),
   ),
   MINT_MAX_AUTH_AGE_SECONDS: optional(
     z
@@ -132,10 +134,15 @@ const envSchema = z.object({
 });
 
 // The secret scanning key list decides which alerts revoke keys: fetched over HTTPS, as a JWKS is.
+// Asked of the library itself (it fetches nothing until the first alert), so start-up refuses
+// exactly what it would refuse.
 function isAllowedKeysUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  try {
+    createGitHubSecretScanning({ keysUrl: value });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function trustProxyOf(value: string | undefined): boolean | number | string {
@@ -158,6 +165,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
+ * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
  * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
@@ -242,5 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     },
     secretScanningKeysUrl: e.GITHUB_SECRET_SCANNING_KEYS_URL ?? GITHUB_SECRET_SCANNING_KEYS_URL,
     mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null,
+    revokeByValueLimit: e.REVOKE_BY_VALUE_LIMIT ?? 60,
+    revokeByValueWindowMs: (e.REVOKE_BY_VALUE_WINDOW_SECONDS ?? 3600) * 1000,
   };
 }

@@ -2,8 +2,9 @@ import type { Router } from 'express';
 import type { RouteContext } from '../app-deps.js';
 
 /**
- * `/keys`: `POST /keys` (ID token only), `GET /keys`, `DELETE /keys/:id`, from
- * `@drops/auth-express`, authenticated for every method and path before routing.
+ * `/keys`: `POST /keys` (ID token only; a recent sign-in under `MINT_MAX_AUTH_AGE_SECONDS`),
+ * `GET /keys`, `GET /keys/events`, `DELETE /keys/:id`, from `@drops/auth-express`, authenticated
+ * for every method and path before routing.
  */
 export function keysRoutes(ctx: RouteContext): Router {
   return ctx.auth.keysRouter();

@@ -13,6 +13,7 @@ export interface AccountRoute {
 export function accountRoutes(slug: string, keyId: string): AccountRoute[] {
   return [
     { method: 'GET', path: '/keys' },
+    { method: 'GET', path: '/keys/events' },
     { method: 'POST', path: '/keys', body: '{"name":"attack"}' },
     { method: 'DELETE', path: `/keys/${keyId}` },
     { method: 'POST', path: '/deploy', body: 'content' },

@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { isLoopbackHost } from '../http/loopback-host.js';
 
 /** The separate origin drop content is served on (`DROPS_ORIGIN`). */
 export interface DropsOrigin {
@@ -7,6 +6,14 @@ export interface DropsOrigin {
   readonly origin: string;
   /** `host[:port]` as a request's `Host` names it (lower case, default port left out). */
   readonly host: string;
+}
+
+// Plain HTTP only where nobody else can listen: tests and local development.
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  const octets = host.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
 }
 
 /**

@@ -1,0 +1,19 @@
+import { createGitHubSecretScanning } from '@drops/auth';
+import type { Router } from 'express';
+import type { RouteContext } from '../app-deps.js';
+
+/**
+ * The routes that kill a leaked key, from `@drops/auth-express`, with no credential:
+ * `POST /credentials/revoke` (`{"credentials": ["hp_…"]}`: `202`, the same bytes whether or not
+ * any key existed; `REVOKE_BY_VALUE_LIMIT` per client address per `REVOKE_BY_VALUE_WINDOW_SECONDS`)
+ * and `POST /secret-scanning/github` (GitHub's signed alerts, checked against the key list at
+ * `GITHUB_SECRET_SCANNING_KEYS_URL`, fetched on the first alert). Every revocation is a key event.
+ */
+export function leakedKeysRoutes(ctx: RouteContext): Router {
+  const { config, clock } = ctx;
+  return ctx.auth.leakedKeysRouter({
+    githubSecretScanning: createGitHubSecretScanning({ keysUrl: config.secretScanningKeysUrl, clock }),
+    revokeRateLimit: { max: config.revokeByValueLimit, windowMs: config.revokeByValueWindowMs },
+    clock,
+  });
+}
