@@ -1,4 +1,4 @@
-import type { Authenticator, KeyManager } from '@drops/auth';
+import type { Authenticator, KeyManager, LeakedKeysOptions } from '@drops/auth';
 import type { DropsAuthExpress } from '@drops/auth-express';
 import type { Queryable } from '@drops/auth-postgres';
 import type { Logger } from 'pino';
@@ -42,6 +42,11 @@ export interface AppDeps {
   readonly lifecycle: Lifecycle;
   /** Prometheus metrics, fed by the access log and the diagnostics channels; `null` when off. */
   readonly metrics?: ServerMetrics | null;
+  /**
+   * The leaked-key routes' options, instead of those built from `config` (GitHub's key list at
+   * `secretScanningKeysUrl`, `revokeByValueLimit`): for tests that bring their own.
+   */
+  readonly leakedKeys?: LeakedKeysOptions;
 }
 
 /** What route factories receive: the deps, the repositories and the bound drops-auth middleware. */

@@ -11,9 +11,11 @@ import type { RouteContext } from '../app-deps.js';
  */
 export function leakedKeysRoutes(ctx: RouteContext): Router {
   const { config, clock } = ctx;
-  return ctx.auth.leakedKeysRouter({
-    githubSecretScanning: createGitHubSecretScanning({ keysUrl: config.secretScanningKeysUrl, clock }),
-    revokeRateLimit: { max: config.revokeByValueLimit, windowMs: config.revokeByValueWindowMs },
-    clock,
-  });
+  return ctx.auth.leakedKeysRouter(
+    ctx.leakedKeys ?? {
+      githubSecretScanning: createGitHubSecretScanning({ keysUrl: config.secretScanningKeysUrl, clock }),
+      revokeRateLimit: { max: config.revokeByValueLimit, windowMs: config.revokeByValueWindowMs },
+      clock,
+    },
+  );
 }
