@@ -1,6 +1,8 @@
 /**
- * `drops-auth revoke` and `drops-auth scan --revoke` (the built binary) against a loopback HTTP
- * server: what they send, what they print (never a secret), and how they answer refusals.
+ * `drops-auth revoke` and `drops-auth scan --revoke` (the built binary): end to end against the
+ * real routes (`keysHandler` and `leakedKeysHandler` on a MemoryKeyStore), then against a loopback
+ * server that records what they send and answers what the real route rarely does (429 with a given
+ * `Retry-After`, 5xx, redirects): what they print (never a secret), and how they answer refusals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +12,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import { keyIdOf } from '../api-key/key-id.js';
+import { createAuthenticator } from '../authenticator/create-authenticator.js';
+import { createIdTokenVerifier } from '../id-token/create-id-token-verifier.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { createKeyManager } from '../keys/create-key-manager.js';
+import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
+import { snapshotOf, UNIFORM_401 } from '../testing/uniform-401.js';
+import { keysHandler } from '../web/keys-handler.js';
+import { leakedKeysHandler } from '../web/leaked-keys-handler.js';
+import { serveFetch, type FetchTestServer } from '../web/test-fetch-server.js';
 import { spawnCli, type CliRun } from './test-spawn-cli.js';
 
 interface Received {
@@ -83,6 +94,57 @@ afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStore)', () => {
+  let idp: LocalIdentityProvider;
+  let real: FetchTestServer;
+  const minted: string[] = [];
+
+  beforeAll(async () => {
+    idp = await LocalIdentityProvider.start();
+    const keyStore = new MemoryKeyStore();
+    const keys = createKeyManager({ keyStore });
+    const keyRoutes = keysHandler(createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }), keys);
+    const leaked = leakedKeysHandler(keys, { githubSecretScanning: false });
+    real = await serveFetch((request, client) => (new URL(request.url).pathname.startsWith('/keys') ? keyRoutes(request, client) : leaked(request, client)));
+  });
+  afterAll(async () => {
+    await real?.close();
+    await idp?.close();
+  });
+
+  async function mint(): Promise<{ apiKey: string; id: string }> {
+    const res = await fetch(`${real.url}/keys`, { method: 'POST', headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'cli-owner' })}` } });
+    expect(res.status).toBe(201);
+    const key = (await res.json()) as { apiKey: string; id: string };
+    minted.push(key.apiKey);
+    return key;
+  }
+
+  const listKeys = (apiKey: string): Promise<Response> => fetch(`${real.url}/keys`, { headers: { authorization: `Bearer ${apiKey}` } });
+
+  it('revoke: a minted key piped in is revoked, and then gets the uniform 401', async () => {
+    const key = await mint();
+    expect((await listKeys(key.apiKey)).status).toBe(200);
+    const result = await run(['revoke', '--url', real.url], `leaked in a paste: ${key.apiKey}\n`, minted);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${key.apiKey.slice(0, 10)}  id ${key.id}\n`);
+    expect(result.stderr).toContain(`${real.url}/credentials/revoke accepted 1 key in 1 request`);
+    expect(await snapshotOf(await listKeys(key.apiKey))).toEqual(UNIFORM_401);
+  });
+
+  it('scan --revoke: the key found in a file is revoked; another key stays valid', async () => {
+    const found = await mint();
+    const kept = await mint();
+    await mkdir(join(tmp, 'real'), { recursive: true });
+    await writeFile(join(tmp, 'real', '.env'), `DROPS_API_KEY=${found.apiKey}\n`);
+    const result = await run(['scan', '--revoke', real.url, 'real'], undefined, minted);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(`prefix ${found.apiKey.slice(0, 10)}  id ${found.id}`);
+    expect(await snapshotOf(await listKeys(found.apiKey))).toEqual(UNIFORM_401);
+    expect((await listKeys(kept.apiKey)).status).toBe(200);
+  });
 });
 
 describe('drops-auth revoke', () => {
