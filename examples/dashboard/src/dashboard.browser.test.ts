@@ -2,7 +2,8 @@
  * The whole lifecycle in real Chromium (Debian's `chromium`, driven by playwright-core): the
  * reference server in process (PGlite in memory, development identity provider) with the built
  * page mounted at /dashboard, a person signs in, mints a key, copies it, the test uses it against
- * the API, the person revokes it, and the API refuses it.
+ * the API, the person revokes it, and the API refuses it; GitHub then finds the other key in a
+ * public repository, and the key activity says so.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
@@ -32,7 +33,7 @@ describe('dashboard in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer({ backend: 'pglite', idp: 'dev' });
+    server = await startTestServer({ backend: 'pglite', idp: 'dev', github: true });
     // The reference server serves the page itself at /dashboard/ (development sign-in).
     front = { url: server.url, close: async () => {} };
     browser = await launchChromium();
@@ -126,8 +127,10 @@ describe('dashboard in Chromium', () => {
     await page.getByLabel('Key name', { exact: true }).fill('deploy-preview');
     await page.getByRole('button', { name: 'Mint key' }).click();
     await expect.poll(activeId).toBe('secret');
+    const preview = await page.locator('#secret').inputValue();
     await page.getByRole('button', { name: 'I have saved it' }).click();
     await page.getByRole('row', { name: /deploy-preview/ }).waitFor();
+    await page.locator('#events-list li').nth(1).waitFor();
     mkdirSync(new URL('.', SCREENSHOT), { recursive: true });
     await page.evaluate(() => {
       document.querySelector('#status')!.textContent = '';
@@ -158,6 +161,43 @@ describe('dashboard in Chromium', () => {
     const after = await server.fetch('/whoami', { headers: bearer(copied) });
     expect(after.status).toBe(401);
     expect(await after.json()).toEqual(UNIFORM_401);
+
+    // GitHub finds the other key in a public repository and revokes it; Refresh keys shows it.
+    const foundAt = 'https://github.com/alice/site/blob/main/.env';
+    const alert = JSON.stringify([{ token: preview, type: 'drops_api_key', url: foundAt, source: 'content' }]);
+    const scanned = await server.fetch('/secret-scanning/github', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...server.github!.signedHeaders(alert) },
+      body: alert,
+    });
+    expect(scanned.status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh keys' }).click();
+    await page.getByRole('row', { name: /deploy-preview/ }).waitFor({ state: 'detached' });
+    await page.getByText('No keys yet.').waitFor();
+
+    // The key activity, newest first: what happened to each key, when, and how.
+    const activity = page.getByRole('list', { name: 'Key activity' });
+    const found = activity.locator('li').filter({ hasText: 'found in a public repository' });
+    await found.waitFor();
+    expect(await found.innerText()).toContain(`Revoked deploy-preview (${preview.slice(0, 10)}…): found in a public repository at ${foundAt}`);
+    expect(await found.getByRole('link', { name: foundAt }).getAttribute('href')).toBe(foundAt);
+    const lines = (await activity.locator('li').allInnerTexts()).filter((line) => !line.includes('First used'));
+    expect(lines.map((line) => line.replace(/^.*?\n/, ''))).toEqual([
+      `Revoked deploy-preview (${preview.slice(0, 10)}…): found in a public repository at ${foundAt}`,
+      `Revoked ci-main (${secret.slice(0, 10)}…): by alice, from 127.0.0.1`,
+      `Minted deploy-preview (${preview.slice(0, 10)}…): by alice, from 127.0.0.1`,
+      `Minted ci-main (${secret.slice(0, 10)}…): by alice, from 127.0.0.1`,
+    ]);
+    // Each with its time.
+    expect(await activity.locator('li time').count()).toBe(await activity.locator('li').count());
+    // ci-main was used once, from outside the browser: its first use is written off the hot path
+    // (batched), and listed once written.
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh keys' }).click();
+        return activity.locator('li').filter({ hasText: 'First used ci-main' }).count();
+      }, { timeout: 20_000, interval: 1_000 })
+      .toBe(1);
 
     expect(await page.locator('#alert').innerText()).toBe('');
   });

@@ -10,7 +10,7 @@ const labelOf = (key: { name: string | null; prefix: string }): string =>
 /**
  * Mint, list and revoke keys. After a mint, focus goes to the secret; after "I have saved it" or
  * a revoke, to the list's heading; after a cancelled revoke, back to its button. `onChange` runs
- * after a mint or a revoke (the key events list shows it).
+ * after a mint, a revoke or "Refresh keys" (the key activity shows it).
  */
 export class KeysView {
   readonly #announcer: Announcer;
@@ -24,6 +24,7 @@ export class KeysView {
   readonly #copy = byId('copy-secret', HTMLButtonElement);
   readonly #done = byId('secret-done', HTMLButtonElement);
   readonly #heading = byId('keys-heading', HTMLHeadingElement);
+  readonly #refresh = byId('refresh-keys', HTMLButtonElement);
   readonly #empty = byId('keys-empty', HTMLParagraphElement);
   readonly #table = byId('keys-table', HTMLTableElement);
   readonly #body = byId('keys-body', HTMLTableSectionElement);
@@ -41,6 +42,12 @@ export class KeysView {
     });
     this.#copy.addEventListener('click', () => void this.#copySecret());
     this.#secret.addEventListener('focus', () => this.#secret.select());
+    // A key may be revoked elsewhere (by value, by GitHub secret scanning): the list and the
+    // activity show it once refreshed.
+    this.#refresh.addEventListener('click', () => {
+      this.#onChange();
+      void this.refresh(true);
+    });
     this.#done.addEventListener('click', () => {
       this.#hideSecret();
       focus(this.#heading);
@@ -64,16 +71,20 @@ export class KeysView {
     if (this.#dialog.open) this.#dialog.close();
   }
 
-  async refresh(): Promise<void> {
+  async refresh(announce = false): Promise<void> {
     const api = this.#api;
     if (api === null) return;
+    this.#refresh.disabled = true;
     this.#table.setAttribute('aria-busy', 'true');
     try {
       const keys = await api.listKeys();
-      if (this.#api === api) this.#render(keys);
+      if (this.#api !== api) return;
+      this.#render(keys);
+      if (announce) this.#announcer.status(`${keys.length} ${keys.length === 1 ? 'key' : 'keys'}.`);
     } catch (error) {
       reportError(this.#announcer, error);
     } finally {
+      this.#refresh.disabled = false;
       this.#table.removeAttribute('aria-busy');
     }
   }

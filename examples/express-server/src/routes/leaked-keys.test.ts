@@ -4,7 +4,7 @@
  * the events they leave. Every route's bad inputs are in leaked-keys-conformance.test.ts.
  */
 import { generateApiKey } from '@drops/auth';
-import { LocalSecretScanningKeys, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
+import { snapshotOf, UNIFORM_401, type LocalSecretScanningKeys } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, bearer, startTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -28,12 +28,11 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
   let s: TestServer;
 
   beforeAll(async () => {
-    github = await LocalSecretScanningKeys.start();
-    s = await startTestServer({ backend, idp: 'dev', env: { GITHUB_SECRET_SCANNING_KEYS_URL: github.keysUrl } });
+    s = await startTestServer({ backend, idp: 'dev', github: true });
+    github = s.github!;
   }, 60_000);
   afterAll(async () => {
     await s?.close();
-    await github?.close();
   }, 30_000);
 
   async function mint(token: string, name: string): Promise<{ apiKey: string; id: string; prefix: string }> {

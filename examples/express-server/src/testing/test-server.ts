@@ -1,4 +1,4 @@
-import { LocalIdentityProvider } from '@drops/auth/testing';
+import { LocalIdentityProvider, LocalSecretScanningKeys } from '@drops/auth/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -28,6 +28,8 @@ export interface StartTestServerOptions {
   readonly idp?: LocalIdentityProvider | 'dev';
   /** Extra environment, over the test defaults. */
   readonly env?: Record<string, string>;
+  /** Serve GitHub's secret scanning key list on loopback (`GITHUB_SECRET_SCANNING_KEYS_URL`), as `github`. */
+  readonly github?: boolean;
 }
 
 /** The real server, in process, on a random loopback port, with helpers. */
@@ -35,6 +37,8 @@ export interface TestServer {
   readonly url: string;
   readonly running: RunningServer;
   readonly idp: LocalIdentityProvider | null;
+  /** GitHub's side of secret scanning (signs alerts), when started with `github: true`. */
+  readonly github: LocalSecretScanningKeys | null;
   readonly clock: TestClock;
   /** Every log line written so far (JSON). */
   readonly logs: string[];
@@ -60,6 +64,12 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
     } else if (options.idp !== 'dev') {
       idp = options.idp;
     }
+    let github: LocalSecretScanningKeys | null = null;
+    if (options.github === true) {
+      const owned = await LocalSecretScanningKeys.start();
+      cleanups.push(() => owned.close());
+      github = owned;
+    }
     let databaseUrl: string | null = null;
     if (options.backend === 'postgres') {
       if (options.databaseUrl !== undefined) databaseUrl = options.databaseUrl;
@@ -78,6 +88,7 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
       SHUTDOWN_TIMEOUT_MS: '2000',
       ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: ':memory:' }),
       ...(idp !== null ? { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl } : {}),
+      ...(github !== null ? { GITHUB_SECRET_SCANNING_KEYS_URL: github.keysUrl } : {}),
       ...options.env,
     };
     const logs: string[] = [];
@@ -98,6 +109,7 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
       url: running.url,
       running,
       idp,
+      github,
       clock,
       logs,
       databaseUrl,
