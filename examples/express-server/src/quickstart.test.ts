@@ -26,15 +26,17 @@ describe('the README quickstart', () => {
     expect(root.scripts['start']).toContain('@drops/example-express-server start');
   });
 
-  it('runs as written: token, mint, deploy, list, revoke, 401', async () => {
+  it('runs as written: token, mint, deploy, list, revoke, 401, revoke by value, 401, the event', async () => {
     const s = server();
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', await quickstartScript()], {
       env: { PATH: process.env['PATH'] ?? '', BASE: s.url },
       timeout: 30_000,
     });
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(7);
-    const [minted, deployed, page, list, revoked, refused, status] = lines as [string, string, string, string, string, string, string];
+    expect(lines).toHaveLength(10);
+    const [minted, deployed, page, list, revoked, refused, status, byValue, leakedStatus, events] = lines as [
+      string, string, string, string, string, string, string, string, string, string,
+    ];
 
     const key = JSON.parse(minted) as { apiKey: string; id: string; name: string };
     expect(key.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
@@ -46,5 +48,9 @@ describe('the README quickstart', () => {
     expect(revoked).toBe('204');
     expect(JSON.parse(refused)).toEqual({ error: UNAUTHENTICATED_MESSAGE });
     expect(status).toBe('401');
+    expect(byValue).toBe('202');
+    expect(leakedStatus).toBe('401');
+    const { events: [event] } = JSON.parse(events) as { events: Array<{ type: string; source: string; actor: string | null }> };
+    expect(event).toMatchObject({ type: 'revoked', source: 'revoke_by_value', actor: null });
   }, 60_000);
 });
