@@ -77,6 +77,8 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
     ]);
     expect(changes[0]).toMatchObject({ keyId: key.id, prefix: key.prefix, name: 'ci-main', actor: null, ip: '127.0.0.1', userAgent: 'leak-reporter/1.0' });
     expect(changes[1]).toMatchObject({ keyId: key.id, actor: 'leaky', userAgent: 'dashboard-test' });
+    // The secret went through the request body only: no log line holds it.
+    expect(s.logs.join('\n')).not.toContain(key.apiKey);
   });
 
   it('revokes the key GitHub found in a public repository, answers true_positive, and the event says where', async () => {
@@ -100,6 +102,8 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
     expect(await snapshotOf(await s.fetch('/whoami', { headers: bearer(key.apiKey) }))).toEqual(UNIFORM_401);
     const [event] = (await eventsOf(token)).events;
     expect(event).toMatchObject({ type: 'revoked', keyId: key.id, source: 'github_secret_scanning', actor: 'github', url: FOUND_AT });
+    expect(s.logs.join('\n')).not.toContain(key.apiKey);
+    expect(s.logs.join('\n')).not.toContain(stranger);
   });
 
   it('revokes nothing for an alert signed by a key GitHub does not publish, or changed after signing: 401', async () => {
