@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as nodeCrypto from './runtime-crypto.js';
 import * as webCrypto from './runtime-crypto.web.js';
 
@@ -27,8 +27,34 @@ const ecSpki = ec.publicKey.export({ type: 'spki', format: 'der' });
 const ecData = Buffer.from('[{"token":"hp_x","type":"t"}]');
 const ecSignature = sign('sha256', ecData, { key: ec.privateKey, dsaEncoding: 'ieee-p1363' });
 
+type FromBase64 = (text: string, options: { alphabet: 'base64url' }) => Uint8Array;
+
+/** `Uint8Array.fromBase64` for this test where Node lacks it (before Node 25): its answers on base64url input. */
+const fromBase64OnBuffer: FromBase64 = (text) => {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new SyntaxError('not base64url');
+  return new Uint8Array(Buffer.from(text, 'base64url'));
+};
+
+/** The web module loaded afresh with `Uint8Array.fromBase64` set to `fromBase64` (or absent): it looks once, at load. */
+async function webCryptoWith(fromBase64: FromBase64 | undefined): Promise<typeof webCrypto> {
+  const own = Object.getOwnPropertyDescriptor(Uint8Array, 'fromBase64');
+  if (fromBase64 === undefined) Reflect.deleteProperty(Uint8Array, 'fromBase64');
+  else Object.defineProperty(Uint8Array, 'fromBase64', { value: fromBase64, configurable: true, writable: true });
+  try {
+    vi.resetModules();
+    return await import('./runtime-crypto.web.js');
+  } finally {
+    if (own === undefined) Reflect.deleteProperty(Uint8Array, 'fromBase64');
+    else Object.defineProperty(Uint8Array, 'fromBase64', own);
+  }
+}
+
+const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
+
 conformance('node:crypto', nodeCrypto satisfies RuntimeCrypto<nodeCrypto.PublicKey>);
 conformance('Web Crypto', webCrypto satisfies RuntimeCrypto<webCrypto.PublicKey>);
+conformance('Web Crypto with Uint8Array.fromBase64', await webCryptoWith(nativeFromBase64 ?? fromBase64OnBuffer));
+conformance('Web Crypto with atob only', await webCryptoWith(undefined));
 
 function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
   describe(`runtime crypto on ${name}`, () => {
@@ -49,6 +75,12 @@ function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
         }),
       );
       expect(platform.base64UrlDecodeText(Buffer.from('{"é":1}').toString('base64url'))).toBe('{"é":1}');
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
+          const utf8 = Buffer.from(text, 'utf8');
+          expect(platform.base64UrlDecodeText(utf8.toString('base64url'))).toBe(utf8.toString('utf8'));
+        }),
+      );
       expect(Buffer.from(platform.base64UrlDecode('QUJDA'))).toEqual(Buffer.from('QUJDA', 'base64url'));
     });
 

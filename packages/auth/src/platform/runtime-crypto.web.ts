@@ -39,19 +39,51 @@ export function base64UrlEncode(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The bytes of a base64url string (the caller has checked its alphabet). */
+/** ES2026's `Uint8Array.fromBase64`, native in Bun, Deno, workerd and current browsers; looked up once. */
+const fromBase64 = (
+  Uint8Array as unknown as {
+    fromBase64?: (text: string, options: { readonly alphabet: 'base64url' }) => Uint8Array<ArrayBuffer>;
+  }
+).fromBase64?.bind(Uint8Array);
+const BASE64URL = { alphabet: 'base64url' } as const;
+
+/**
+ * The bytes of a base64url string (the caller has checked its alphabet). `Uint8Array.fromBase64`
+ * where the runtime has it: for an ID token's signature it takes less than half the time of
+ * `atob` with its alphabet swap and copy loop (about 1 µs less per token on workerd).
+ */
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
-  // Node's decoder ignores a dangling last character; atob refuses it. Drop it to decode alike.
-  const usable = text.length % 4 === 1 ? text.slice(0, -1) : text;
-  const binary = atob(usable.replace(/-/g, '+').replace(/_/g, '/'));
+  if (fromBase64 !== undefined) return fromBase64(withoutDanglingChar(text), BASE64URL);
+  return bytesOfBinary(binaryOf(text));
+}
+
+/**
+ * The UTF-8 text held in a base64url string (the caller has checked its alphabet). Through
+ * `atob`'s binary string, which is already the text when every byte is ASCII (as a JWT's JSON
+ * almost always is): no byte array and no `TextDecoder` on the ID token path. A byte array costs
+ * more than its size on workerd, where each one is a separately allocated buffer.
+ */
+export function base64UrlDecodeText(text: string): string {
+  const binary = binaryOf(text);
+  return NON_ASCII.test(binary) ? decoder.decode(bytesOfBinary(binary)) : binary;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Node's decoder ignores a dangling last character; fromBase64 and atob refuse it. Drop it to decode alike. */
+function withoutDanglingChar(text: string): string {
+  return text.length % 4 === 1 ? text.slice(0, -1) : text;
+}
+
+/** `atob` of base64url: one char per byte. */
+function binaryOf(text: string): string {
+  return atob(withoutDanglingChar(text).replace(/-/g, '+').replace(/_/g, '/'));
+}
+
+function bytesOfBinary(binary: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-/** The UTF-8 text held in a base64url string (the caller has checked its alphabet). */
-export function base64UrlDecodeText(text: string): string {
-  return decoder.decode(base64UrlDecode(text));
 }
 
 /** Imports the RSA public key of a JWK's `n` and `e`; rejects when they are not one. */
