@@ -17,6 +17,8 @@ export interface RunningRuntime {
   readonly url: string;
   /** The runtime's own version line, for the report. */
   readonly version: string;
+  /** The runtime's own process id (never a wrapper's). */
+  readonly pid: number;
   /** What the runtime printed, to explain a failure. */
   output(): string;
   /** Signals the runtime process itself (never a wrapper) and waits for it to exit. */
@@ -97,6 +99,7 @@ export async function startRuntime(runtime: AnyRuntime, app: RuntimeApp): Promis
   return {
     url,
     version,
+    pid: child.pid!,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
