@@ -3,17 +3,29 @@ import { defineConfig, type Options } from 'tsup';
 import { packageBuild } from '../../tsup.config.base.js';
 
 /**
- * The web build, `dist/web/index.js`: the same core with `src/platform/runtime-crypto.ts`
- * (`node:crypto`, `Buffer`) swapped for its Web Crypto twin, for the `workerd`, `worker`,
- * `browser`, `deno` and `bun` export conditions. Node takes the main build and keeps its
- * synchronous `node:crypto` path.
+ * The web build, `dist/web/`: the same core with `src/platform/runtime-crypto.ts` (`node:crypto`,
+ * `Buffer`) swapped for its Web Crypto twin, for the `workerd`, `worker`, `browser`, `deno` and
+ * `bun` export conditions. Node takes the main build and keeps its synchronous `node:crypto` path.
+ *
+ * Every entry of the package is built here too, sharing chunks, so a runtime that takes the web
+ * core gets the same core under `./testing`, `./testing/conformance` and `./internal` (one copy in
+ * the process, the Web Crypto key path in the conformance suite). The testing helpers keep their
+ * `node:http`, `node:net`, `node:crypto` and `node:assert` imports, spelled with `node:` as Bun
+ * and Deno (and workerd's `nodejs_compat`) know them; the core imports no built-in module.
  */
 const webBuild: Options = {
-  entry: { index: 'src/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'testing/conformance': 'src/testing/conformance.ts',
+    internal: 'src/internal.ts',
+  },
   outDir: 'dist/web',
   format: ['esm'],
   platform: 'browser',
   target: 'es2022',
+  external: [/^node:/],
+  removeNodeProtocol: false,
   dts: false,
   clean: true,
   sourcemap: true,
