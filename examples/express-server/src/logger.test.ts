@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestLogger } from './access-log.js';
 import { createLogger } from './logger.js';
+import { useRequestContext } from './request-context.js';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -14,7 +14,7 @@ async function serve(level: string): Promise<{ url: string; logs: string[] }> {
   const logs: string[] = [];
   const logger = createLogger({ level }, { write: (line: string) => void logs.push(line) });
   const app = express();
-  app.use(requestLogger(logger));
+  useRequestContext(app, { logger });
   app.get('/warn', (req, res) => {
     req.log.warn({ detail: 'something odd' }, 'a warning');
     res.json({ ok: true });
@@ -26,7 +26,7 @@ async function serve(level: string): Promise<{ url: string; logs: string[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logs };
 }
 
-describe('requestLogger', () => {
+describe('useRequestContext', () => {
   it('writes one access line per request at info, with the request id it echoes', async () => {
     const { url, logs } = await serve('info');
     const res = await fetch(`${url}/quiet`, { headers: { 'x-request-id': 'abc-1' } });
