@@ -5,7 +5,7 @@ import { createAccessLog } from './access-log.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
 import { requestIdOf } from './request-id.js';
 import { installRequestLog } from './request-log.js';
-import { prepareRouteSlots, routeOf, watchRoutes } from './route-pattern.js';
+import { routeOf, watchRoutes } from './route-pattern.js';
 
 /** What {@link useRequestContext} needs. */
 export interface RequestContextOptions {
@@ -18,6 +18,11 @@ export interface RequestContextOptions {
 
 const STARTED_AT = Symbol('startedAt');
 type TimedResponse = Response & { [STARTED_AT]: number };
+
+/** Declares the slot where a response's start time is kept (see `AppResponse`). */
+export function prepareTimingSlot(res: object): void {
+  (res as { [STARTED_AT]?: number })[STARTED_AT] = 0;
+}
 
 /**
  * Everything the server does for every request, as the app's first and only per-request
@@ -48,7 +53,6 @@ export function useRequestContext(app: Express, options: RequestContextOptions):
 
   const timed = accessLog !== null || metrics !== null;
   const requestContext: RequestHandler = (req: Request, res: Response, next) => {
-    prepareRouteSlots(req);
     req.id = requestIdOf(req, res);
     if (lifecycle?.shuttingDown === true) res.setHeader('connection', 'close');
     if (timed) {

@@ -24,10 +24,7 @@ export function watchRoutes(requestPrototype: object): void {
   });
 }
 
-/**
- * Gives a request the slots {@link watchRoutes} fills, in one order: every request then shares
- * one hidden class, and filling them later changes no object's shape.
- */
+/** Declares the slots {@link watchRoutes} fills (see `AppRequest`). */
 export function prepareRouteSlots(req: IncomingMessage): void {
   (req as RoutedRequest)[ROUTE] = undefined;
   (req as RoutedRequest)[ROUTE_BASE] = undefined;
