@@ -16,12 +16,15 @@ export class AppRequest extends IncomingMessage {
   constructor(socket: Socket) {
     super(socket);
     const self = this as unknown as Record<string, unknown>;
-    // Set by Express's router on every request, and by parseurl.
+    // Set by Express on every request (`res` before it swaps the prototype, so cheap, but declared
+    // all the same), by its router (the errors it has seen: on every refused request), by parseurl.
+    self['res'] = undefined;
     self['next'] = undefined;
     self['baseUrl'] = undefined;
     self['originalUrl'] = undefined;
     self['params'] = undefined;
     self['_parsedUrl'] = undefined;
+    (this as unknown as Record<symbol, unknown>)[Symbol.for('router.tracing.publishedErrors')] = undefined;
     // Set by this app: the request id, the principal (drops-auth), the route that answered.
     self['id'] = undefined;
     self['auth'] = undefined;
