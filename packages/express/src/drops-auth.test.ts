@@ -236,3 +236,27 @@ describe('when the key store is down', () => {
     }
   });
 });
+
+describe('an authenticator that throws instead of rejecting', () => {
+  it('is a failure handed to the next error handler, after the middleware returned, never a crash or a success', async () => {
+    const real = createAuthenticator({ keyStore: new MemoryKeyStore() });
+    const throwing = {
+      ...real,
+      authenticate: (): Promise<Principal> => {
+        throw new Error('broken authenticator');
+      },
+    };
+    const middleware = requireAuth(throwing);
+    let nextCalls = 0;
+    let failure: unknown;
+    middleware({ headers: {}, rawHeaders: [] } as never, {} as never, (error?: unknown) => {
+      nextCalls++;
+      failure = error;
+    });
+    // Never from inside the middleware's own call (Express 4 would then run the next layer twice).
+    expect(nextCalls).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(nextCalls).toBe(1);
+    expect((failure as Error).message).toBe('broken authenticator');
+  });
+});
