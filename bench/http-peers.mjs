@@ -5,6 +5,10 @@
  *
  *   node bench/http-peers.mjs node-http            the HTTP floor: node:http, no framework, no auth
  *   node bench/http-peers.mjs express              a bare Express 5 route, no auth
+ *   node bench/http-peers.mjs express-shaped       the same route, its server making requests and
+ *                                                  responses with Express's per-request properties
+ *                                                  declared up front, as the reference server does
+ *                                                  (examples/express-server/src/http/shaped-messages.ts)
  *   node bench/http-peers.mjs oauth2-jwt-bearer    Express 5 + express-oauth2-jwt-bearer
  *   node bench/http-peers.mjs express-drops-auth   Express 5 + @drops/auth-express requireAuth(), and
  *                                                  nothing else: the library's cost without the
@@ -17,7 +21,7 @@
  * in PostgreSQL (DATABASE_URL) or in-memory PGlite (otherwise), mints one and reports it as
  * `{ url, apiKey }`.
  */
-import { createServer } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { auth } from 'express-oauth2-jwt-bearer';
 import { createAuthenticator, createIdTokenVerifier, generateApiKey } from '@drops/auth';
@@ -49,6 +53,43 @@ function bareExpress() {
     res.set('cache-control', 'no-store').json(BODY);
   });
   return createServer(app);
+}
+
+/**
+ * Express replaces each request's and response's prototype with the app's own, and on that kind
+ * of object V8 adds a property slowly (bench/METHOD.md). These classes declare what Express and
+ * its router set on every request, so that each is a plain store: the like-for-like baseline for
+ * the reference server, whose server does the same for its own properties too.
+ */
+class ShapedRequest extends IncomingMessage {
+  constructor(socket) {
+    super(socket);
+    this.res = undefined;
+    this.next = undefined;
+    this.baseUrl = undefined;
+    this.originalUrl = undefined;
+    this.params = undefined;
+    this._parsedUrl = undefined;
+    this[Symbol.for('router.tracing.publishedErrors')] = undefined;
+  }
+}
+
+class ShapedResponse extends ServerResponse {
+  constructor(...args) {
+    super(...args);
+    this.locals = undefined;
+    this.statusCode = 200;
+    this.statusMessage = undefined;
+  }
+}
+
+function shapedExpress() {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/whoami', (_req, res) => {
+    res.set('cache-control', 'no-store').json(BODY);
+  });
+  return createServer({ IncomingMessage: ShapedRequest, ServerResponse: ShapedResponse }, app);
 }
 
 function identityProvider() {
@@ -94,7 +135,7 @@ async function expressDropsAuth() {
   return createServer(app);
 }
 
-const kinds = { 'node-http': nodeHttp, express: bareExpress, 'oauth2-jwt-bearer': oauth2JwtBearer, 'express-drops-auth': expressDropsAuth };
+const kinds = { 'node-http': nodeHttp, express: bareExpress, 'express-shaped': shapedExpress, 'oauth2-jwt-bearer': oauth2JwtBearer, 'express-drops-auth': expressDropsAuth };
 const make = kinds[process.argv[2]];
 if (make === undefined) {
   process.stderr.write(`usage: node bench/http-peers.mjs ${Object.keys(kinds).join('|')}\n`);

@@ -1,8 +1,9 @@
 /**
  * HTTP over loopback: the reference server's `GET /whoami` with an API key and with an ID token,
  * on embedded PGlite (in memory) and on PostgreSQL, against a bare Express 5 route answering the
- * same JSON with no auth, a bare node:http server (the HTTP floor) and the same route behind
- * express-oauth2-jwt-bearer.
+ * same JSON with no auth (the baseline of the targets), the same route on a server that declares
+ * Express's per-request properties up front as the reference server does (like for like), a bare
+ * node:http server (the HTTP floor) and the same route behind express-oauth2-jwt-bearer.
  *
  * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
  * `LOG_LEVEL=info`, one JSON access line per request going to /dev/null, and Prometheus metrics on,
@@ -206,13 +207,14 @@ export async function run() {
     const started = await startAll(procs, [
       startPeer('node-http'),
       startPeer('express'),
+      startPeer('express-shaped'),
       startPeer('oauth2-jwt-bearer', oidc),
       startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:' }),
       startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: scratch.url }),
       startReference('reference server, PGlite, no access log', { ...oidc, DATA_DIR: ':memory:', ...NO_ACCESS_LOG }),
       startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: ':memory:', ...NO_METRICS }),
     ]);
-    const [nodeHttp, bareExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
+    const [nodeHttp, bareExpress, shapedExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
     // Express + the drops middleware alone, on the reference servers' kinds of store (the
     // PostgreSQL one shares the reference server's database, migrated by then).
     const minimal = await startAll(procs, [
@@ -243,10 +245,14 @@ export async function run() {
     }
     await whoami(nodeHttp.url);
     await whoami(bareExpress.url);
+    await whoami(shapedExpress.url);
 
     const contenders = [
       { name: 'floor: node:http, no auth', url: nodeHttp.url, pid: nodeHttp.child.pid },
       { name: 'bare Express 5 route, no auth', url: bareExpress.url, pid: bareExpress.child.pid, baseline: true },
+      // The reference server declares per-request properties up front (bench/METHOD.md): the same
+      // bare route with the same treatment, to read its figures against like for like.
+      { name: 'bare Express 5 route, no auth, per-request properties declared', url: shapedExpress.url, pid: shapedExpress.child.pid },
       { name: 'express-oauth2-jwt-bearer, same token', url: bearer.url, pid: bearer.child.pid, auth: token },
       { name: 'reference /whoami, API key, PGlite', url: lite.url, pid: lite.child.pid, auth: liteKey, target: 0.85 },
       { name: 'reference /whoami, ID token, PGlite', url: lite.url, pid: lite.child.pid, auth: token, target: 0.8 },

@@ -7,7 +7,6 @@ import { guardAvailability } from './db/unavailable-database.js';
 import { VanityRepository } from './db/vanity-repository.js';
 import { finalErrorHandler } from './http/final-error-handler.js';
 import { notFound } from './http/http-error.js';
-import { requestLogger } from './access-log.js';
 import { metricsRoute } from './metrics/metrics-endpoints.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -19,7 +18,8 @@ import { keysRoutes } from './routes/keys.js';
 import { leakedKeysRoutes } from './routes/leaked-keys.js';
 import { serveRoutes } from './routes/serve.js';
 import { vanityRoutes } from './routes/vanity.js';
-import { whoamiRoutes } from './routes/whoami.js';
+import { mountWhoami } from './routes/whoami.js';
+import { useRequestContext } from './request-context.js';
 import { dropsHostOnly } from './user-content/drops-host-only.js';
 import { redirectToDropsOrigin } from './user-content/redirect-to-drops-origin.js';
 import { userContentHeaders } from './user-content/user-content-headers.js';
@@ -46,18 +46,18 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(requestLogger(deps.logger, { metrics: deps.metrics ?? null }));
-  app.use((_req, res, next) => {
-    if (deps.lifecycle.shuttingDown) res.setHeader('connection', 'close');
-    next();
-  });
-  // Only for the METRICS_TOKEN bearer; anyone else gets the 404 of any unknown path.
-  if (deps.metrics && deps.config.metrics.token !== null) app.get('/metrics', metricsRoute(deps.metrics, deps.config.metrics.token));
+  // Request id, shutdown, access line and request metrics: one middleware, the only one every
+  // request passes through.
+  useRequestContext(app, { logger: deps.logger, metrics: deps.metrics ?? null, lifecycle: deps.lifecycle });
 
   // User content never runs with the API's origin: on the drops host (DROPS_ORIGIN) only drops are
   // served; anywhere, every answer under /d/ and /v/ is sandboxed (an opaque origin).
   const { dropsOrigin } = deps.config;
   if (dropsOrigin !== null) app.use(dropsHostOnly(dropsOrigin, serveRoutes(ctx)));
+  // The hottest route first: a request walks every layer mounted before its own (see whoami.ts).
+  mountWhoami(app, ctx);
+  // Only for the METRICS_TOKEN bearer; anyone else gets the 404 of any unknown path.
+  if (deps.metrics && deps.config.metrics.token !== null) app.get('/metrics', metricsRoute(deps.metrics, deps.config.metrics.token));
   app.use(['/d', '/v'], userContentHeaders());
 
   app.use('/healthz', healthzRoutes(ctx));
@@ -69,7 +69,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/drops', auth.requireAuth(), dropsRoutes(ctx));
   app.use('/vanity', auth.requireAuth(), vanityRoutes(ctx));
   app.use('/billing', auth.requireAuth(), billingRoutes(ctx));
-  app.use('/whoami', auth.requireAuth(), whoamiRoutes(ctx));
   app.use(dropsOrigin === null ? serveRoutes(ctx) : redirectToDropsOrigin(dropsOrigin));
   app.use((_req, _res, next) => next(notFound()));
 

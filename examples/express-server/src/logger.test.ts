@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestLogger } from './access-log.js';
 import { createLogger } from './logger.js';
+import { useRequestContext } from './request-context.js';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -14,7 +17,7 @@ async function serve(level: string): Promise<{ url: string; logs: string[] }> {
   const logs: string[] = [];
   const logger = createLogger({ level }, { write: (line: string) => void logs.push(line) });
   const app = express();
-  app.use(requestLogger(logger));
+  useRequestContext(app, { logger });
   app.get('/warn', (req, res) => {
     req.log.warn({ detail: 'something odd' }, 'a warning');
     res.json({ ok: true });
@@ -26,7 +29,7 @@ async function serve(level: string): Promise<{ url: string; logs: string[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logs };
 }
 
-describe('requestLogger', () => {
+describe('useRequestContext', () => {
   it('writes one access line per request at info, with the request id it echoes', async () => {
     const { url, logs } = await serve('info');
     const res = await fetch(`${url}/quiet`, { headers: { 'x-request-id': 'abc-1' } });
@@ -66,4 +69,22 @@ describe('requestLogger', () => {
     expect(output).not.toContain('eyJ');
     for (const line of logs) expect((JSON.parse(line) as { req: { id: string } }).req.id).toMatch(/^[0-9a-f-]{36}$/);
   });
+});
+
+describe('createLogger', () => {
+  // Lines go to stdout in batches: one logged just before process.exit(), with no flush, is still written.
+  it('writes every line to stdout by the time the process exits', async () => {
+    const script = [
+      `import { createLogger } from ${JSON.stringify(fileURLToPath(new URL('./logger.ts', import.meta.url)))};`,
+      `const logger = createLogger({ level: 'info', format: 'json' });`,
+      `for (let i = 0; i < 3; i++) logger.info({ i }, 'line');`,
+      `process.exit(0);`,
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      timeout: 20_000,
+    });
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { i: number; msg: string });
+    expect(lines.map((l) => [l.i, l.msg])).toEqual([[0, 'line'], [1, 'line'], [2, 'line']]);
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { BatchedDestination } from './batched-destination.js';
 
 /**
  * Log paths never written: credentials travel in these headers. API keys and ID tokens appear
@@ -13,9 +14,10 @@ export const REDACTED_PATHS = [
 
 /**
  * Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted.
- * JSON goes to stdout through a 4 KiB buffer, written when full and at least every 250 ms, and
- * flushed synchronously when the process exits: a write per line (a system call on the thread
- * pool and its callback) cost more than building the line (bench/METHOD.md).
+ * JSON goes to stdout in batches of about 16 KiB, written when full and at least every 250 ms,
+ * and flushed synchronously when the process exits ({@link BatchedDestination}): a write per
+ * line (a system call on the thread pool and its callback) cost more than building the line
+ * (bench/METHOD.md).
  */
 export function createLogger(
   options: { level: string; format?: 'json' | 'pretty' },
@@ -26,7 +28,7 @@ export function createLogger(
   if (options.format === 'pretty') {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } });
   }
-  return pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }));
+  return pino(base, new BatchedDestination(pino.destination({ dest: 1, sync: false })));
 }
 
 // Shapes of credentials, scrubbed from anything logged from the URL or a header.

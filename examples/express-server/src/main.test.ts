@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killChildServers, listening, spawnMain, type ChildProcessRun } from './testing/child-server.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
@@ -51,7 +52,11 @@ describe('main.ts', () => {
     expect(status).toBe(201);
     expect(JSON.parse(body)).toMatchObject({ owner: null });
     expect(await child.exited).toBe(0);
-    expect(child.stdout.join('')).toContain('shut down cleanly');
+    // Access lines are written in batches: the drained request's line, and the last words, are
+    // still written when the process exits.
+    const lines = child.stdout.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; req?: { method: string; route: string }; res?: { statusCode: number } });
+    expect(lines.some((l) => l.msg === 'request completed' && l.req?.method === 'POST' && l.req.route === '/deploy' && l.res?.statusCode === 201)).toBe(true);
+    expect(lines.at(-1)?.msg).toBe('shut down cleanly');
   }, 60_000);
 
   // Not only in the configuration: the process itself does not start, and says what to set.
@@ -81,5 +86,23 @@ describe('main.ts', () => {
     const child = startMain({ PORT: 'abc', DATA_DIR: ':memory:' });
     expect(await child.exited).toBe(1);
     expect(child.stderr.join('')).toMatch(/invalid configuration:\n\s+- PORT/);
+  }, 30_000);
+
+  it('says why it could not start, on stdout, when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const child = startMain({ HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: 'off', DATA_DIR: ':memory:' });
+      expect(await child.exited).toBe(1);
+      const fatal = child.stdout
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string; err?: { code?: string } });
+      expect(fatal).toContainEqual(expect.objectContaining({ level: 60, msg: 'could not start', err: expect.objectContaining({ code: 'EADDRINUSE' }) }));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 30_000);
 });

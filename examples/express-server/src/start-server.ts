@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Lifecycle } from './app-deps.js';
 import { createApp } from './app.js';
+import { SHAPED_MESSAGES } from './http/shaped-messages.js';
 import type { Config } from './config.js';
 import { DropsRepository } from './db/drops-repository.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-endpoints.js';
@@ -76,7 +77,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   const sweeper = startSweeper({ drops: new DropsRepository(db), intervalMs: config.sweepIntervalMs, clock, logger });
 
-  const server = createServer(app);
+  const server = createServer(SHAPED_MESSAGES, app);
   // Slow or idle clients must not hold the process open forever.
   server.requestTimeout = 5 * 60_000;
   server.headersTimeout = 60_000;

@@ -236,3 +236,32 @@ describe('when the key store is down', () => {
     }
   });
 });
+
+describe('an authenticator that throws instead of rejecting', () => {
+  it('is a failure handed to the next error handler, never a crash or a success', async () => {
+    const real = createAuthenticator({ keyStore: new MemoryKeyStore() });
+    // Copied with a method replaced: the copy's own authenticate is what runs.
+    const throwing = {
+      ...real,
+      authenticate: (): Promise<Principal> => {
+        throw new Error('broken authenticator');
+      },
+    };
+    const app = express();
+    app.get('/whoami', requireAuth(throwing), (_req, res) => {
+      res.json({ reached: true });
+    });
+    const fallback: ErrorRequestHandler = (err: Error, _req, res, _next) => {
+      res.status(500).json({ fallback: err.message });
+    };
+    app.use(fallback);
+    const broken = await listen(app);
+    try {
+      const res = await fetch(`${broken.url}/whoami`, { headers: bearer(`hp_${'C'.repeat(43)}`) });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ fallback: 'broken authenticator' });
+    } finally {
+      await broken.close();
+    }
+  });
+});

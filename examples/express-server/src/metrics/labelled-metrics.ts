@@ -3,7 +3,8 @@ import type { Metric, Registry } from 'prom-client';
 /**
  * Counters and histograms cheap enough for every request. prom-client's own `inc()` and
  * `observe()` hash their label object on every call (0.5 to 1.5 µs each, measured in bench/METHOD.md);
- * here a series is found by its label values once and kept, and an observation is a few adds.
+ * here a series is found by its label values (one `Map` lookup per label, no key built) and
+ * kept, and an observation is a few adds.
  * They register in a prom-client `Registry` like its own metrics (same `get()` shape), so the
  * text format, the default process metrics and the content type all stay prom-client's.
  */
@@ -15,34 +16,57 @@ interface MetricSnapshot {
   values: Array<{ value: number; labels: Record<string, string | number>; metricName?: string }>;
 }
 
+/**
+ * A label value: numbers (an HTTP status) are written as their decimal text. Pass each label as
+ * the same type every time: `200` and `'200'` would be two series with the same labels.
+ */
+export type LabelValue = string | number;
+
+type SeriesTree = Map<LabelValue, unknown>;
+
 abstract class LabelledMetric<Series> {
   readonly aggregator = 'sum';
-  readonly #series = new Map<string, Series>();
+  /** Series by their label values, one `Map` level per label: found without building a key. */
+  readonly #tree: SeriesTree = new Map();
+  readonly #all: Series[] = [];
 
   constructor(
     readonly name: string,
     readonly help: string,
     readonly labelNames: readonly string[],
-  ) {}
+  ) {
+    if (labelNames.length < 1 || labelNames.length > 3) throw new TypeError(`${name}: 1 to 3 labels`);
+  }
 
   /** The series for these label values (in `labelNames` order), made on first use. */
-  series(...values: string[]): Series {
-    const key = values.length === 1 ? values[0]! : values.join('\u0000');
-    let found = this.#series.get(key);
-    if (found === undefined) {
-      if (values.length !== this.labelNames.length) throw new TypeError(`${this.name}: expected ${this.labelNames.length} label values`);
-      const labels: Record<string, string> = {};
-      for (const [i, name] of this.labelNames.entries()) labels[name] = values[i]!;
-      found = this.create(labels);
-      this.#series.set(key, found);
+  series(first: LabelValue, second?: LabelValue, third?: LabelValue): Series {
+    const depth = this.labelNames.length;
+    let node = this.#tree.get(first);
+    if (depth > 1) node = (node as SeriesTree | undefined)?.get(second!);
+    if (depth > 2) node = (node as SeriesTree | undefined)?.get(third!);
+    return (node as Series | undefined) ?? this.#add([first, second, third].slice(0, depth) as LabelValue[]);
+  }
+
+  #add(values: LabelValue[]): Series {
+    if (values.some((v) => v === undefined)) throw new TypeError(`${this.name}: expected ${this.labelNames.length} label values`);
+    const labels: Record<string, string> = {};
+    for (const [i, name] of this.labelNames.entries()) labels[name] = String(values[i]);
+    const series = this.create(labels);
+    let level = this.#tree;
+    for (const value of values.slice(0, -1)) {
+      let next = level.get(value) as SeriesTree | undefined;
+      if (next === undefined) level.set(value, (next = new Map()));
+      level = next;
     }
-    return found;
+    level.set(values.at(-1)!, series);
+    this.#all.push(series);
+    return series;
   }
 
   protected abstract create(labels: Record<string, string>): Series;
 
-  protected all(): IterableIterator<Series> {
-    return this.#series.values();
+  protected all(): readonly Series[] {
+    return this.#all;
   }
 
   /** Registers this metric in `registry`, next to prom-client's own. */
@@ -70,7 +94,7 @@ export class LabelledCounter extends LabelledMetric<CounterSeries> {
   }
 
   get(): Promise<MetricSnapshot> {
-    const values = [...this.all()].map((s) => ({ value: s.value, labels: s.labels }));
+    const values = this.all().map((s) => ({ value: s.value, labels: s.labels }));
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 }

@@ -159,7 +159,7 @@ export function createServerMetrics(): ServerMetrics {
   const exposed = Registry.merge([processMetrics(), registry]);
   return {
     countRequest(method, route, status) {
-      httpRequests.series(method, route, String(status)).inc();
+      httpRequests.series(method, route, status).inc();
     },
     countRevocationWait(wait) {
       acknowledgements.inc(wait.acknowledged);
