@@ -269,10 +269,12 @@ describe('dashboard in Chromium', () => {
       // Signed in again: the mint goes through.
       await p.getByLabel('Name', { exact: true }).fill('carol');
       await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByRole('heading', { name: 'API keys and drops' }).waitFor();
       await p.getByLabel('Key name', { exact: true }).fill('fresh');
       await p.getByRole('button', { name: 'Mint key' }).click();
+      // The secret is shown once the mint's answer arrives: wait for it, not for the click.
+      await expect.poll(() => p.getByLabel('API key', { exact: true }).inputValue()).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
       const secret = await p.getByLabel('API key', { exact: true }).inputValue();
-      expect(secret).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
       expect(await (await strict.fetch('/whoami', { headers: bearer(secret) })).json()).toMatchObject({ accountId: 'carol' });
     } finally {
       await p.close();
