@@ -20,7 +20,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from './process-cpu-time.mjs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,6 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = 32;
 const GROUP = 'HTTP, loopback (autocannon)';
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU time in these
 // The reference servers under target run with the defaults of `pnpm start`: access log at `info`,
 // metrics on. Two more price the components: no access line (`warn`), then no metrics either.
 const NO_ACCESS_LOG = { LOG_LEVEL: 'warn' };
@@ -143,14 +142,9 @@ async function mintKey(url, idToken) {
   return body.apiKey;
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in microseconds; Linux only. */
+/** CPU time (all threads) a process has used so far, in microseconds; NaN where Linux does not report it. */
 function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
+  return (processCpuMs(pid) ?? Number.NaN) * 1000;
 }
 
 /**
