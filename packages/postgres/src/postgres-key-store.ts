@@ -76,7 +76,10 @@ export interface PostgresKeyStoreOptions {
   readonly leaseMarginMs?: number;
   /** Monotonic clock in ms for lease deadlines. Default `performance.now`. For tests. */
   readonly monotonicNow?: () => number;
-  /** Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. */
+  /**
+   * Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. The key
+   * manager also publishes the counts, per key revoked, on `drops-auth:revocation`.
+   */
   readonly onRevocationWait?: (wait: RevocationWait) => void;
 }
 
