@@ -1,4 +1,4 @@
-import { UnavailableError, type ActiveKey } from '@drops/auth';
+import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
@@ -7,6 +7,7 @@ import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
+import { cachedOn } from './test-support/cached-on.js';
 import { countingQueryable } from './test-support/counting-queryable.js';
 import { eventually } from './test-support/eventually.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
@@ -46,16 +47,6 @@ async function store(options: Partial<PostgresKeyStoreOptions> & { url?: string 
   const s = new PostgresKeyStore({ db, closeDatabase: options.db === undefined, queryTimeoutMs: 500, ...rest });
   cleanups.push(() => s.close());
   return s;
-}
-
-/** Waits until the store answers this key from memory (synchronously: no promise). */
-async function cachedOn(s: PostgresKeyStore, id: string): Promise<ActiveKey> {
-  return eventually(async () => {
-    const answer = s.findActive(id);
-    if (!(answer instanceof Promise)) return answer;
-    await answer;
-    return undefined;
-  });
 }
 
 type Outcome = 'accepted' | 'refused' | 'unavailable';

@@ -9,6 +9,7 @@ import type {
   KeyStore,
   NewKeyRecord,
   RequestInfo,
+  ReportRevocation,
   RevokeManyStatus,
 } from '@drops/auth';
 import { InvalidRequestError } from '@drops/auth';
@@ -75,7 +76,10 @@ export interface PostgresKeyStoreOptions {
   readonly leaseMarginMs?: number;
   /** Monotonic clock in ms for lease deadlines. Default `performance.now`. For tests. */
   readonly monotonicNow?: () => number;
-  /** Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. */
+  /**
+   * Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. The key
+   * manager also publishes the counts, per key revoked, on `drops-auth:revocation`.
+   */
   readonly onRevocationWait?: (wait: RevocationWait) => void;
 }
 
@@ -416,9 +420,11 @@ export class PostgresKeyStore implements KeyStore {
    * committed and announced, and every instance holding a cache lease has acknowledged it or its
    * lease has expired (at most `leaseMs`; https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). For a key already revoked, it waits
    * for that earlier revocation the same way before resolving `false`. The `'revoked'` event is
-   * written by the revocation function, in its transaction.
+   * written by the revocation function, in its transaction. `report`, when given, gets how many
+   * instances acknowledged and how many leases expired, once the wait is over (the core publishes
+   * it on `drops-auth:revocation`).
    */
-  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean> {
+  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext, report?: ReportRevocation): Promise<boolean> {
     // Dropped before the update (no lookup from now on answers from memory) and again after it
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache?.drop(id);
@@ -439,16 +445,22 @@ export class PostgresKeyStore implements KeyStore {
       this.#cache?.drop(id);
       this.#coherent?.drop(id);
     }
-    if (revision !== null) await this.#waitForRevision(revision);
+    if (revision !== null) await this.#waitForRevision(revision, report);
     return revoked;
   }
 
   /**
    * Revokes every active key among `ids`, whatever its account, with one `'revoked'` event each,
    * in one transaction. Resolves, as `revoke` does, once no instance accepts any of them (keys
-   * revoked before included): one entry per distinct id, in order.
+   * revoked before included): one entry per distinct id, in order. `report` as for `revoke`, once
+   * for the batch.
    */
-  async revokeMany(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]> {
+  async revokeMany(
+    ids: readonly string[],
+    at: Date,
+    event: KeyEventContext,
+    report?: ReportRevocation,
+  ): Promise<{ id: string; status: RevokeManyStatus }[]> {
     const distinct = [...new Set(ids)];
     if (distinct.length === 0) return [];
     this.#dropAll(distinct);
@@ -475,7 +487,7 @@ export class PostgresKeyStore implements KeyStore {
       // Acknowledging a revision acknowledges every earlier one: one wait covers the batch.
       if (row.revision != null) highest = Math.max(highest ?? 0, Number(row.revision));
     }
-    if (highest !== null) await this.#waitForRevision(highest);
+    if (highest !== null) await this.#waitForRevision(highest, report);
     return distinct.map((id) => ({ id, status: statuses.get(id) ?? 'unknown' }));
   }
 
@@ -486,8 +498,11 @@ export class PostgresKeyStore implements KeyStore {
     }
   }
 
-  /** Waits until no instance holding a lease may still accept a key revoked at `revision`. */
-  async #waitForRevision(revision: number): Promise<void> {
+  /**
+   * Waits until no instance holding a lease may still accept a key revoked at `revision`, then
+   * tells `onRevocationWait` and `report` how the instances took it.
+   */
+  async #waitForRevision(revision: number, report: ReportRevocation | undefined): Promise<void> {
     let wait: RevocationWait;
     try {
       wait = await waitForAcknowledgements({
@@ -502,6 +517,7 @@ export class PostgresKeyStore implements KeyStore {
       throw unavailable(error);
     }
     this.#onRevocationWait?.(wait);
+    report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
   }
 
   /**

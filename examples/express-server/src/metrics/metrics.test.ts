@@ -1,3 +1,4 @@
+import { generateApiKey } from '@drops/auth';
 import { describe, expect, it } from 'vitest';
 import { useProxiedServer } from '../testing/proxied-server.js';
 import { bearer, useTestServer } from '../testing/test-server.js';
@@ -35,7 +36,7 @@ async function answer(res: Response): Promise<unknown> {
 const TOKEN = 'metrics-token-0123456789abcdef';
 
 describe('GET /metrics on the metrics listener', () => {
-  const server = useTestServer({ backend: 'pglite', env: { METRICS_TOKEN: TOKEN } });
+  const server = useTestServer({ backend: 'pglite', env: { METRICS_TOKEN: TOKEN }, github: true });
 
   it('counts authentications by credential, outcome and reason, with their latency', async () => {
     const s = server();
@@ -83,6 +84,31 @@ describe('GET /metrics on the metrics listener', () => {
     expect(grew('drops_auth_revocation_wait_seconds_count{outcome="not_found"}')).toBe(1);
     expect(grew('drops_auth_key_store_duration_seconds_count{operation="revoke"}')).toBe(2);
     expect(grew('drops_http_requests_total{method="DELETE",route="/keys/:id",status="204"}')).toBe(1);
+  });
+
+  it('times revocations by value and by GitHub secret scanning too: one per key revoked, none for a secret that is no key', async () => {
+    const s = server();
+    const metricsUrl = s.running.metricsUrl!;
+    const leaked = await s.mintKey('leaky');
+    const found = await s.mintKey('leaky');
+    const before = await scrape(metricsUrl);
+
+    const revokeByValue = (credentials: string[]): Promise<Response> =>
+      s.fetch('/credentials/revoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credentials }) });
+    expect((await revokeByValue([leaked.apiKey, generateApiKey().secret])).status).toBe(202);
+    expect((await revokeByValue([leaked.apiKey])).status).toBe(202);
+    const alert = JSON.stringify([{ token: found.apiKey, type: 'drops_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content' }]);
+    const scanned = await s.fetch('/secret-scanning/github', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...s.github!.signedHeaders(alert) },
+      body: alert,
+    });
+    expect(scanned.status).toBe(200);
+
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(2);
+    expect(grew('drops_auth_revocation_wait_seconds_count{outcome="not_found"}')).toBe(0);
+    expect(grew('drops_auth_key_store_duration_seconds_count{operation="revokeMany"}')).toBe(3);
   });
 
   it('answers nothing else on the metrics listener', async () => {

@@ -25,7 +25,11 @@ export const DIAGNOSTICS_CHANNELS = Object.freeze({
   jwksFetch: 'drops-auth:jwks-fetch',
   /** One {@link KeyStoreMessage} per key store call made by the authenticator or the key manager. */
   keyStore: 'drops-auth:key-store',
-  /** One {@link RevocationMessage} per revocation through the key manager. */
+  /**
+   * One {@link RevocationMessage} per key revoked through the key manager: `KeyManager.revoke` (by
+   * id, also when it ends in a 404 or a 503), and `KeyManager.revokeBySecret` (by value:
+   * `POST /credentials/revoke` and GitHub secret scanning), one per key that call revoked.
+   */
   revocation: 'drops-auth:revocation',
 } as const);
 
@@ -73,17 +77,38 @@ export interface KeyStoreMessage {
   readonly error: unknown;
 }
 
-/** On `drops-auth:revocation`: one revocation, and how long the revoker waited for it. */
+/**
+ * On `drops-auth:revocation`: one key revoked (or a revoke by id that ended otherwise), and how
+ * long the revoker waited for it.
+ *
+ * By id (`KeyManager.revoke`), every call that reaches the store publishes one message: `revoked`,
+ * `not_found` or `failed`. By value (`KeyManager.revokeBySecret`), only the keys the call revoked
+ * are published, each `revoked`: an entry that names no active key (unknown, already revoked,
+ * not key-shaped) and a call the store failed publish nothing here. Those entries come from
+ * callers without a credential; naming them would let anyone fill operators' metrics, and the
+ * key id of an unknown entry names a string that was never a key of this service. A failed call
+ * is on `drops-auth:key-store` (operation `revokeMany`, with its error), and its caller gets a 503.
+ */
 export interface RevocationMessage {
-  /** The key's id (a hash, safe to log). */
+  /** The key's id (a hash, safe to log): never the secret, even for a revocation by value. */
   readonly keyId: string;
   /** `revoked`; `not_found` (no active key of the account with that id: a 404); `failed` (the store could not answer: a 503). */
   readonly outcome: 'revoked' | 'not_found' | 'failed';
   /**
    * How long the revoke waited, in milliseconds: the store's write plus, for a store with a
    * lease-coherent cache, the wait for every instance holding a lease to acknowledge or expire.
+   * By value, every key of one call carries that call's duration (one wait covers the batch).
    */
   readonly durationMs: number;
-  /** Instances that acknowledged the revocation; `null` when the store does not report it. */
+  /**
+   * Instances that acknowledged the revocation (the revoking one included), as the store reports
+   * it (`RevocationReceipt`, from `PostgresKeyStore` on PostgreSQL and PGlite); `null` when the
+   * store does not report it (`MemoryKeyStore`, stores written before receipts) or the store failed.
+   */
   readonly instancesAcknowledged: number | null;
+  /**
+   * Instances the revocation waited on whose lease expired instead of acknowledging (partitioned,
+   * paused, killed): each one held the revoke up to a lease. `null` as for `instancesAcknowledged`.
+   */
+  readonly leasesExpired: number | null;
 }

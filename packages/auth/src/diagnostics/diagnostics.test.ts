@@ -6,9 +6,12 @@ import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { createIdTokenVerifier } from '../id-token/create-id-token-verifier.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { KeyStore, RevocationReceipt } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from '../keys/create-key-manager.js';
+import type { MintedKeyJson } from '../keys/key-json.js';
+import { revokeGitHubMatches } from '../secret-scanning/github-secret-scanning-feedback.js';
+import { minimalKeyStore } from '../testing/minimal-key-store.js';
 import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
 import { channelOf, loadDiagnosticsChannel } from './diagnostics-channel.js';
 import { DIAGNOSTICS_CHANNELS } from './diagnostics-messages.js';
@@ -119,8 +122,8 @@ describe('drops-auth:key-store and drops-auth:revocation', () => {
     );
     // The malformed id is a 400 before any store call: no revocation to report.
     expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
-      { keyId: minted.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null },
-      { keyId: minted.id, outcome: 'not_found', durationMs: anyDuration, instancesAcknowledged: null },
+      { keyId: minted.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+      { keyId: minted.id, outcome: 'not_found', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
     ]);
     expect(JSON.stringify(recording.messages)).not.toContain(minted.apiKey);
   });
@@ -134,11 +137,139 @@ describe('drops-auth:key-store and drops-auth:revocation', () => {
     recording = record();
     await expect(keys.revoke(alice, 'a'.repeat(64))).rejects.toBeInstanceOf(UnavailableError);
     expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
-      { keyId: 'a'.repeat(64), outcome: 'failed', durationMs: anyDuration, instancesAcknowledged: null },
+      { keyId: 'a'.repeat(64), outcome: 'failed', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
     ]);
     expect(recording.of(DIAGNOSTICS_CHANNELS.keyStore)).toEqual([
       { operation: 'revoke', durationMs: anyDuration, error: expect.any(Error) as unknown },
     ]);
+  });
+});
+
+describe('drops-auth:revocation: every key revoked, by id or by value, with the store\'s receipt', () => {
+  /** A memory store that hands `receipt` to every `report` it is given, and keeps what it was given. */
+  function reportingStore(receipt: unknown): { store: KeyStore; reports: unknown[] } {
+    const memory = new MemoryKeyStore();
+    const reports: unknown[] = [];
+    const overrides: Pick<KeyStore, 'revoke' | 'revokeMany'> = {
+      async revoke(accountId, id, at, event, report) {
+        reports.push(report);
+        const revoked = await memory.revoke(accountId, id, at, event);
+        report?.(receipt as RevocationReceipt);
+        return revoked;
+      },
+      async revokeMany(ids, at, event, report) {
+        reports.push(report);
+        const results = await memory.revokeMany(ids, at, event);
+        report?.(receipt as RevocationReceipt);
+        return results;
+      },
+    };
+    return { store: { ...minimalKeyStore(memory), ...overrides }, reports };
+  }
+
+  async function aliceWithKeys(keyStore: KeyStore, count: number) {
+    const { authenticator } = await setup(keyStore);
+    const keys = createKeyManager({ keyStore, mintRateLimit: false });
+    const alice = await authenticator.authenticate(bearer(idp.mintIdToken({ sub: 'alice' })));
+    const minted = [];
+    for (let i = 0; i < count; i++) minted.push(await keys.mint(alice));
+    return { keys, alice, minted };
+  }
+
+  it('publishes one message per key revoked by value, naming its id, and none for entries that revoked nothing', async () => {
+    const { keys, alice, minted } = await aliceWithKeys(new MemoryKeyStore(), 3);
+    const [a, b, gone] = minted as [MintedKeyJson, MintedKeyJson, MintedKeyJson];
+    await keys.revoke(alice, gone.id);
+    const stranger = generateApiKey();
+    recording = record();
+    await keys.revokeBySecret([a.apiKey, 'not a key', stranger.secret, a.apiKey, gone.apiKey, b.apiKey], { source: 'revoke_by_value' });
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
+      { keyId: a.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+      { keyId: b.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+    ]);
+    // Again: every key is revoked already, nothing is revoked, nothing is published.
+    await keys.revokeBySecret([a.apiKey, b.apiKey], { source: 'revoke_by_value' });
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toHaveLength(2);
+    const text = JSON.stringify(recording.messages);
+    for (const secret of [a.apiKey, b.apiKey, gone.apiKey, stranger.secret]) expect(text).not.toContain(secret);
+    // The hash of an entry that was never a key is not named either.
+    expect(text).not.toContain(stranger.id);
+  });
+
+  it('publishes the keys GitHub secret scanning revoked, one call per URL', async () => {
+    const { keys, minted } = await aliceWithKeys(new MemoryKeyStore(), 2);
+    const [a, b] = minted as [MintedKeyJson, MintedKeyJson];
+    recording = record();
+    const match = (token: string, url: string) => ({ token, type: 'drops_api_key', url, source: 'content' });
+    await revokeGitHubMatches(
+      keys,
+      [match(a.apiKey, 'https://github.com/o/r/blob/x/.env'), match(generateApiKey().secret, 'https://github.com/o/r/blob/x/.env'), match(b.apiKey, 'https://github.com/o/s/blob/y/ci.yml')],
+      { ip: null, userAgent: null },
+    );
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
+      { keyId: a.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+      { keyId: b.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+    ]);
+  });
+
+  it("carries the store's receipt, from revoke and from revokeMany (one for the batch)", async () => {
+    const { store } = reportingStore({ instancesAcknowledged: 3, leasesExpired: 1 });
+    const { keys, alice, minted } = await aliceWithKeys(store, 3);
+    const [a, b, c] = minted as [MintedKeyJson, MintedKeyJson, MintedKeyJson];
+    recording = record();
+    await keys.revoke(alice, a.id);
+    await expect(keys.revoke(alice, a.id)).rejects.toBeInstanceOf(NotFoundError);
+    await keys.revokeBySecret([b.apiKey, c.apiKey], { source: 'revoke_by_value' });
+    const receipt = { instancesAcknowledged: 3, leasesExpired: 1 };
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
+      { keyId: a.id, outcome: 'revoked', durationMs: anyDuration, ...receipt },
+      { keyId: a.id, outcome: 'not_found', durationMs: anyDuration, ...receipt },
+      { keyId: b.id, outcome: 'revoked', durationMs: anyDuration, ...receipt },
+      { keyId: c.id, outcome: 'revoked', durationMs: anyDuration, ...receipt },
+    ]);
+  });
+
+  it('carries each key\'s own receipt on a store without revokeMany (one revoke per key)', async () => {
+    const { store } = reportingStore({ instancesAcknowledged: 2, leasesExpired: 0 });
+    const { minted } = await aliceWithKeys(store, 2);
+    const [a, b] = minted as [MintedKeyJson, MintedKeyJson];
+    const { revokeMany: _, ...withoutRevokeMany } = store;
+    recording = record();
+    await createKeyManager({ keyStore: withoutRevokeMany as KeyStore }).revokeBySecret([a.apiKey, b.apiKey], { source: 'revoke_by_value' });
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual(
+      [a, b].map(({ id }) => ({ keyId: id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: 2, leasesExpired: 0 })),
+    );
+  });
+
+  it('publishes null for a receipt that is not counts, rather than what the store sent', async () => {
+    const { store } = reportingStore({ instancesAcknowledged: -1, leasesExpired: 'many' });
+    const { keys, alice, minted } = await aliceWithKeys(store, 1);
+    recording = record();
+    await keys.revoke(alice, minted[0]!.id);
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
+      { keyId: minted[0]!.id, outcome: 'revoked', durationMs: anyDuration, instancesAcknowledged: null, leasesExpired: null },
+    ]);
+  });
+
+  it('publishes nothing for a revocation by value the store failed: the failure is on drops-auth:key-store', async () => {
+    const { minted } = await aliceWithKeys(new MemoryKeyStore(), 1);
+    const down = new MemoryKeyStore();
+    down.revokeMany = () => Promise.reject(new Error('db down'));
+    recording = record();
+    await expect(createKeyManager({ keyStore: down }).revokeBySecret([minted[0]!.apiKey], { source: 'revoke_by_value' })).rejects.toBeInstanceOf(UnavailableError);
+    expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([]);
+    expect(recording.of(DIAGNOSTICS_CHANNELS.keyStore)).toEqual([{ operation: 'revokeMany', durationMs: anyDuration, error: expect.any(Error) as unknown }]);
+  });
+
+  it('with no subscriber, hands the store no report to call: no cost', async () => {
+    const { store, reports } = reportingStore({ instancesAcknowledged: 1, leasesExpired: 0 });
+    const { keys, alice, minted } = await aliceWithKeys(store, 2);
+    await keys.revoke(alice, minted[0]!.id);
+    await keys.revokeBySecret([minted[1]!.apiKey], { source: 'revoke_by_value' });
+    expect(reports).toEqual([undefined, undefined]);
+    recording = record();
+    await keys.revokeBySecret([minted[1]!.apiKey], { source: 'revoke_by_value' });
+    expect(reports[2]).toBeTypeOf('function');
   });
 });
 

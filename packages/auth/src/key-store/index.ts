@@ -1,4 +1,12 @@
-export type { KeyStore, KeyRecord, NewKeyRecord, ActiveKey, KeyProvenance } from './key-store.js';
+export type {
+  KeyStore,
+  KeyRecord,
+  NewKeyRecord,
+  ActiveKey,
+  KeyProvenance,
+  RevocationReceipt,
+  ReportRevocation,
+} from './key-store.js';
 export type {
   KeyEvent,
   KeyEventContext,

@@ -38,6 +38,31 @@ export interface ActiveKey {
 }
 
 /**
+ * How the instances took one revocation, from a store with a cache that other instances hold
+ * (PostgreSQL's lease-coherent cache): what `KeyStore.revoke` and `revokeMany` hand their `report`
+ * argument. The core publishes it on `drops-auth:revocation` (`RevocationMessage`).
+ *
+ * @example
+ * ```ts
+ * const receipts: RevocationReceipt[] = [];
+ * await store.revoke('acct_1', keyId, new Date(), undefined, (receipt) => receipts.push(receipt));
+ * // [{ instancesAcknowledged: 3, leasesExpired: 0 }] on PostgreSQL with three instances; [] on a store that does not report
+ * ```
+ */
+export interface RevocationReceipt {
+  /** Instances (lease holders, the revoking one included) that acknowledged the revocation. */
+  readonly instancesAcknowledged: number;
+  /** Instances that were waited on and whose lease expired instead of acknowledging (partitioned, paused, killed). */
+  readonly leasesExpired: number;
+}
+
+/**
+ * The optional last argument of `KeyStore.revoke` and `revokeMany`: a store that knows how the
+ * instances took the revocation calls it once, before it resolves. A store may ignore it.
+ */
+export type ReportRevocation = (receipt: RevocationReceipt) => void;
+
+/**
  * Where keys live. Implementations: {@link MemoryKeyStore} here, `PostgresKeyStore` in
  * `@drops/auth-postgres`. Every implementation runs the conformance suite of
  * `@drops/auth/testing`.
@@ -87,8 +112,13 @@ export interface KeyStore {
    * call, `false` when the account has no active key with that id. A revocation writes a
    * `'revoked'` event with `event` (default: source `'api'`, no actor) in the same transaction:
    * both are kept or neither.
+   *
+   * `report`, when given, is for a store whose cache other instances hold: it calls `report` at
+   * most once, before resolving, with how the instances took the revocation (for the diagnostics
+   * channel `drops-auth:revocation`). Optional to call: stores written before it keep compiling
+   * and conforming, and their revocations are published with `instancesAcknowledged: null`.
    */
-  revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean>;
+  revoke(accountId: string, id: string, at: Date, event?: KeyEventContext, report?: ReportRevocation): Promise<boolean>;
   /**
    * Revokes every active key among `ids`, of any account (revocation by value: whoever holds a
    * secret may kill it). One `'revoked'` event per key revoked, in the same transaction as its
@@ -98,8 +128,14 @@ export interface KeyStore {
    *
    * Optional, so stores written before it keep compiling: without it the key manager revokes one
    * by one through `findActive` and `revoke`, and cannot tell a revoked key from an unknown one.
+   * `report` is as for `revoke`: one receipt for the whole call (one wait covers the batch).
    */
-  revokeMany?(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]>;
+  revokeMany?(
+    ids: readonly string[],
+    at: Date,
+    event: KeyEventContext,
+    report?: ReportRevocation,
+  ): Promise<{ id: string; status: RevokeManyStatus }[]>;
   /**
    * The account's key events, newest first, at most `limit`. `cursor` is an opaque string from a
    * previous page's `next`; a malformed one rejects with `InvalidRequestError` (a 400). Only the

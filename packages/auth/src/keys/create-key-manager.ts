@@ -11,7 +11,7 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
-import { observeRevocation } from '../diagnostics/observe-revocation.js';
+import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo } from '../key-store/key-event.js';
 import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
@@ -75,6 +75,7 @@ export interface KeyManager {
    * Revokes one of the account's keys. `400` when `id` is not 64 lowercase hex, `404` when the
    * account has no active key with that id (another account's, already revoked, never existed).
    * Writes a `'revoked'` event (source `'api'`, actor the token's `sub` or the acting key's id).
+   * Publishes one `RevocationMessage` on `drops-auth:revocation` when anyone listens.
    */
   revoke(principal: Principal, id: string, request?: RequestInfo): Promise<void>;
   /**
@@ -83,6 +84,8 @@ export interface KeyManager {
    * One result per entry, in order: `'revoked'` now, `'already_revoked'`, or `'unknown'`. Never
    * throws for unknown keys; `UnavailableError` (503) if the store fails, `InvalidRequestError`
    * (400) if `secrets` is not a list. Resolves once no instance accepts any revoked key.
+   * Publishes one `RevocationMessage` per key it revoked on `drops-auth:revocation` when anyone
+   * listens (none for the other entries).
    */
   revokeBySecret(secrets: readonly unknown[], context: RevokeBySecretContext): Promise<RevokeBySecretResult[]>;
   /**
@@ -211,8 +214,8 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
         throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
       }
       const event = eventContextOf('api', actorOf(principal), request);
-      await observeRevocation(id, async () => {
-        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock()), event));
+      await observeRevocation(id, async (report) => {
+        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock()), event, report));
         if (!revoked) throw new NotFoundError('no active key with that id');
       });
     },
@@ -225,7 +228,9 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const actor = context.actor !== undefined ? context.actor : context.source === 'github_secret_scanning' ? 'github' : null;
       const event = eventContextOf(context.source, actor, context.request, context.url ?? null);
       const found = ids.filter((id): id is string => id !== null);
-      const statuses = await guard('revokeMany', () => revokeIds(keyStore, found, new Date(clock()), event));
+      const statuses = await observeRevocationsByValue((report) =>
+        guard('revokeMany', () => revokeIds(keyStore, found, new Date(clock()), event, report)),
+      );
       return ids.map((keyId) =>
         keyId === null ? { keyId: null, status: 'not_a_key' } : { keyId, status: statuses.get(keyId) ?? 'unknown' },
       );

@@ -79,9 +79,9 @@ describe('KeyManager.revokeBySecret', () => {
     let calls = 0;
     const memory = new MemoryKeyStore();
     const counting: KeyStore = Object.assign(Object.create(memory) as KeyStore, {
-      revokeMany: (...args: Parameters<NonNullable<KeyStore['revokeMany']>>) => {
+      revokeMany: (...[ids, at, event]: Parameters<NonNullable<KeyStore['revokeMany']>>) => {
         calls++;
-        return memory.revokeMany(...args);
+        return memory.revokeMany(ids, at, event);
       },
     });
     const { keys } = setup(counting);

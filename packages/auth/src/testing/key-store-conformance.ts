@@ -158,6 +158,32 @@ export function describeKeyStoreConformance(
       assert.equal(await h.store.revoke(key.accountId, generateApiKey().id, new Date()), false);
     });
 
+    it('hands revoke’s and revokeMany’s report at most one receipt per call, in counts, before resolving (or none)', async () => {
+      const receipts: unknown[] = [];
+      const report = (receipt: unknown): void => void receipts.push(receipt);
+      const key = sampleKeyRecord();
+      await h.store.create(key);
+      assert.equal(await h.store.revoke(key.accountId, key.id, new Date(), undefined, report), true);
+      assert.ok(receipts.length <= 1, 'at most one receipt from revoke');
+      if (h.store.revokeMany !== undefined) {
+        const other = sampleKeyRecord();
+        await h.store.create(other);
+        const before = receipts.length;
+        const byValue = { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } as const;
+        await h.store.revokeMany([other.id, generateApiKey().id], new Date(), byValue, report);
+        assert.ok(receipts.length - before <= 1, 'at most one receipt from revokeMany');
+      }
+      const resolvedWith = receipts.length;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(receipts.length, resolvedWith, 'no receipt once the call has resolved');
+      for (const receipt of receipts) {
+        const { instancesAcknowledged, leasesExpired } = receipt as Record<string, unknown>;
+        for (const count of [instancesAcknowledged, leasesExpired]) {
+          assert.ok(Number.isSafeInteger(count) && (count as number) >= 0, `a receipt holds counts: ${String(count)}`);
+        }
+      }
+    });
+
     it('mints in parallel without losing a key', async () => {
       const keys = Array.from({ length: 40 }, () => sampleKeyRecord({ accountId: 'acct_parallel' }));
       await Promise.all(keys.map((k) => h.store.create(k)));
