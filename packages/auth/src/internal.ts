@@ -21,3 +21,4 @@ export { authorizationOfNodeRequest, type NodeRequestLike } from './authenticato
 export { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from './key-store/last-used-batcher.js';
 export { mintOptionsFromBody } from './keys/mint-options.js';
 export { parseEventCursor } from './key-store/event-cursor.js';
+export { RecentMap } from './recent-map.js';

@@ -1,4 +1,5 @@
 import type { ActiveKey } from '@drops/auth';
+import { RecentMap } from '@drops/auth/internal';
 
 /**
  * Active keys read from an in-process database (PGlite), kept so a key that authenticated once
@@ -8,15 +9,15 @@ import type { ActiveKey } from '@drops/auth';
  *
  * Only found keys are kept: an unknown or a revoked id always takes the query, so the two still
  * take the same path and the same time. A read that was in flight while any revoke ran is not
- * kept (the generation moved), so a lookup racing a revoke cannot put the key back.
+ * kept (the generation moved), so a lookup racing a revoke cannot put the key back. Full, it
+ * forgets the key remembered longest ago (a hit does not count as a use), in O(1).
  */
 export class ActiveKeyCache {
-  readonly #keys = new Map<string, ActiveKey>();
-  readonly #capacity: number;
+  readonly #keys: RecentMap<ActiveKey>;
   #generation = 0;
 
   constructor(capacity: number) {
-    this.#capacity = capacity;
+    this.#keys = new RecentMap(capacity);
   }
 
   /** Changes whenever a key is dropped; take it before a read, hand it back to {@link remember}. */
@@ -30,12 +31,7 @@ export class ActiveKeyCache {
 
   /** Keeps a key read at `generation`, unless a key was dropped since. */
   remember(key: ActiveKey, generation: number): void {
-    if (generation !== this.#generation || this.#capacity === 0) return;
-    if (this.#keys.size >= this.#capacity) {
-      // Oldest first: Map iterates in insertion order.
-      const oldest = this.#keys.keys().next();
-      if (oldest.done !== true) this.#keys.delete(oldest.value);
-    }
+    if (generation !== this.#generation) return;
     this.#keys.set(key.id, key);
   }
 

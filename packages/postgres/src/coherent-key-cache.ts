@@ -1,4 +1,5 @@
 import type { ActiveKey } from '@drops/auth';
+import { RecentMap } from '@drops/auth/internal';
 
 /**
  * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
@@ -8,18 +9,18 @@ import type { ActiveKey } from '@drops/auth';
  * A lookup takes {@link generation} before its query and hands it back to {@link remember}; the
  * key is kept only if nothing was dropped, no lease lapsed or began since, and the lease is valid
  * now. So a read that raced a revocation, or one sent outside a lease, never puts a key back.
- * Only found keys are kept: unknown and revoked ids always take the query.
+ * Only found keys are kept: unknown and revoked ids always take the query. Full, it forgets the
+ * key remembered longest ago (a hit does not count as a use), in O(1).
  * @internal
  */
 export class CoherentKeyCache {
-  readonly #keys = new Map<string, ActiveKey>();
-  readonly #capacity: number;
+  readonly #keys: RecentMap<ActiveKey>;
   readonly #now: () => number;
   #generation = 0;
   #deadline = Number.NEGATIVE_INFINITY;
 
   constructor(capacity: number, monotonicNow: () => number) {
-    this.#capacity = capacity;
+    this.#keys = new RecentMap(capacity);
     this.#now = monotonicNow;
   }
 
@@ -43,11 +44,7 @@ export class CoherentKeyCache {
   }
 
   remember(key: ActiveKey, generation: number): void {
-    if (generation !== this.#generation || this.#capacity === 0 || this.#now() >= this.#deadline) return;
-    if (this.#keys.size >= this.#capacity) {
-      const oldest = this.#keys.keys().next();
-      if (oldest.done !== true) this.#keys.delete(oldest.value);
-    }
+    if (generation !== this.#generation || this.#now() >= this.#deadline) return;
     this.#keys.set(key.id, key);
   }
 

@@ -22,6 +22,16 @@ describe('VerifiedTokenCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('frees the place of a deleted token: size others fit', () => {
+    const cache = new VerifiedTokenCache(2);
+    cache.set('a', entry('a'));
+    cache.set('b', entry('b'));
+    cache.delete('a');
+    cache.set('c', entry('c'));
+    expect([cache.size, cache.get('a'), cache.get('b')?.kid, cache.get('c')?.kid]).toEqual([2, undefined, 'b', 'c']);
+  });
+
+
   it('remembers nothing with size 0', () => {
     const cache = new VerifiedTokenCache(0);
     cache.set('a', entry('a'));

@@ -1,4 +1,5 @@
 import type { PublicKey } from '../platform/runtime-crypto.js';
+import { RecentMap } from '../recent-map.js';
 import type { IdTokenClaims } from './id-token-claims.js';
 
 /** What the repeat-token cache remembers of a verified token. */
@@ -17,35 +18,23 @@ export interface VerifiedToken {
  * on a cached signature.
  */
 export class VerifiedTokenCache {
-  readonly #maxSize: number;
-  readonly #entries = new Map<string, VerifiedToken>();
+  readonly #entries: RecentMap<VerifiedToken>;
 
   constructor(maxSize: number) {
-    this.#maxSize = maxSize;
+    this.#entries = new RecentMap(maxSize);
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
+  /** A hit becomes the most recent: a token in use stays however many others pass through. */
   get(token: string): VerifiedToken | undefined {
-    const entry = this.#entries.get(token);
-    if (entry !== undefined) {
-      // Move to the most recent end (Map keeps insertion order).
-      this.#entries.delete(token);
-      this.#entries.set(token, entry);
-    }
-    return entry;
+    return this.#entries.getAndMarkRecent(token);
   }
 
   set(token: string, entry: VerifiedToken): void {
-    if (this.#maxSize === 0) return;
-    this.#entries.delete(token);
     this.#entries.set(token, entry);
-    if (this.#entries.size > this.#maxSize) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
   }
 
   delete(token: string): void {

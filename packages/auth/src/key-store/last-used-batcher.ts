@@ -68,7 +68,7 @@ export class LastUsedBatcher {
   readonly #onError: (error: unknown) => void;
   readonly #maxTrackedKeys: number;
   /** Key -> when its use was last recorded (ms), bounded to the most recently recorded keys. */
-  readonly #lastRecorded: RecentMap;
+  readonly #lastRecorded: RecentMap<number>;
   #pending = new Map<string, Date>();
   /** Request details of pending uses that came with a thunk: only ever keys of `#pending`. */
   #pendingInfo = new Map<string, LastUseInfo>();
@@ -81,7 +81,7 @@ export class LastUsedBatcher {
     this.#flush = options.flush;
     this.#minIntervalMs = parsed.minIntervalMs;
     this.#maxTrackedKeys = parsed.maxTrackedKeys;
-    this.#lastRecorded = new RecentMap(this.#maxTrackedKeys);
+    this.#lastRecorded = new RecentMap<number>(this.#maxTrackedKeys);
     this.#onError = options.onError ?? (() => {});
     this.#timer = setInterval(() => void this.flush(), parsed.flushIntervalMs);
     // The timer must not keep the process alive: Node and Bun unref the timer object; in Deno

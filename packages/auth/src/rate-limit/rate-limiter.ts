@@ -36,12 +36,12 @@ export class RateLimiter {
   /** Time one action "costs": the bucket refills one action per interval. */
   readonly #intervalMs: number;
   /** Subject -> theoretical arrival time (ms): when its bucket is full again. */
-  readonly #fullAt: RecentMap;
+  readonly #fullAt: RecentMap<number>;
 
   constructor(options: RateLimit & { maxSubjects?: number }) {
     this.#windowMs = options.windowMs;
     this.#intervalMs = options.windowMs / options.max;
-    this.#fullAt = new RecentMap(options.maxSubjects ?? MAX_RATE_LIMITED_SUBJECTS);
+    this.#fullAt = new RecentMap<number>(options.maxSubjects ?? MAX_RATE_LIMITED_SUBJECTS);
   }
 
   /**
