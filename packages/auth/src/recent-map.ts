@@ -21,7 +21,8 @@ class Entry<V> {
  * Why not a plain `Map` in insertion order, deleting `keys().next()`: V8 leaves a hole for every
  * deleted entry until the table is rebuilt, and an iterator starts from the first slot, so taking
  * "the oldest" from a full map under churn walks all the holes: O(capacity) per insert (a full
- * cache of 10 000 ran at 0.05× a bare `Map.set`, bench/bounded-caches.bench.mjs). Here the order is
+ * cache of 10 000 ran at 0.05× a bare `Map.set`; "bounded caches" in
+ * https://github.com/drops-dev/drops-auth/blob/main/docs/benchmarks.md). Here the order is
  * a doubly linked list through the entries beside the map.
  * @internal
  */
