@@ -10,7 +10,8 @@ import { RecentMap } from '@drops/auth/internal';
  * Only found keys are kept: an unknown or a revoked id always takes the query, so the two still
  * take the same path and the same time. A read that was in flight while any revoke ran is not
  * kept (the generation moved), so a lookup racing a revoke cannot put the key back. Full, it
- * forgets the key remembered longest ago (a hit does not count as a use), in O(1).
+ * forgets the key remembered longest ago (a hit does not count as a use), in O(1). On a shared
+ * database, `CoherentKeyCache` keeps its keys in one of these and answers only under a lease.
  */
 export class ActiveKeyCache {
   readonly #keys: RecentMap<ActiveKey>;
@@ -18,6 +19,11 @@ export class ActiveKeyCache {
 
   constructor(capacity: number) {
     this.#keys = new RecentMap(capacity);
+  }
+
+  /** Keys held now. */
+  get size(): number {
+    return this.#keys.size;
   }
 
   /** Changes whenever a key is dropped; take it before a read, hand it back to {@link remember}. */

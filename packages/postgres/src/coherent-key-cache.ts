@@ -1,5 +1,5 @@
 import type { ActiveKey } from '@drops/auth';
-import { RecentMap } from '@drops/auth/internal';
+import { ActiveKeyCache } from './active-key-cache.js';
 
 /**
  * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
@@ -9,23 +9,22 @@ import { RecentMap } from '@drops/auth/internal';
  * A lookup takes {@link generation} before its query and hands it back to {@link remember}; the
  * key is kept only if nothing was dropped, no lease lapsed or began since, and the lease is valid
  * now. So a read that raced a revocation, or one sent outside a lease, never puts a key back.
- * Only found keys are kept: unknown and revoked ids always take the query. Full, it forgets the
- * key remembered longest ago (a hit does not count as a use), in O(1).
+ * The keys themselves, the generation and eviction are an {@link ActiveKeyCache}'s; this adds the
+ * lease.
  * @internal
  */
 export class CoherentKeyCache {
-  readonly #keys: RecentMap<ActiveKey>;
+  readonly #keys: ActiveKeyCache;
   readonly #now: () => number;
-  #generation = 0;
   #deadline = Number.NEGATIVE_INFINITY;
 
   constructor(capacity: number, monotonicNow: () => number) {
-    this.#keys = new RecentMap(capacity);
+    this.#keys = new ActiveKeyCache(capacity);
     this.#now = monotonicNow;
   }
 
   get generation(): number {
-    return this.#generation;
+    return this.#keys.generation;
   }
 
   /** Whether the lease is valid now. */
@@ -44,19 +43,17 @@ export class CoherentKeyCache {
   }
 
   remember(key: ActiveKey, generation: number): void {
-    if (generation !== this.#generation || this.#now() >= this.#deadline) return;
-    this.#keys.set(key.id, key);
+    if (this.#now() >= this.#deadline) return;
+    this.#keys.remember(key, generation);
   }
 
   /** A revocation of `id` was announced (or is under way here): drop it, invalidate reads in flight. */
   drop(id: string): void {
-    this.#generation++;
-    this.#keys.delete(id);
+    this.#keys.drop(id);
   }
 
   /** The lease is lost (session failed, deadline passed, store closing): empty, answer nothing. */
   lapse(): void {
-    this.#generation++;
     this.#deadline = Number.NEGATIVE_INFINITY;
     this.#keys.clear();
   }
