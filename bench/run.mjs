@@ -66,7 +66,7 @@ if (!filter) {
     `- Versions: jose ${version('jose')}, pg ${version('pg')}, @electric-sql/pglite ${version('@electric-sql/pglite')}, ` +
       `jsonwebtoken ${version('jsonwebtoken')}, jwks-rsa ${version('jwks-rsa')}, ` +
       `express-oauth2-jwt-bearer ${version('express-oauth2-jwt-bearer')}, autocannon ${version('autocannon')}.`,
-    `- Whole run: ${seconds} s. Reproduce with \`npx pnpm@10 install && npx pnpm@10 bench\`.`,
+    `- Whole run: ${seconds} s. Reproduce with \`npx --yes pnpm@10 install && npx --yes pnpm@10 bench\`.`,
     '',
     '| group | what | rate | ratio | target | |',
     '|---|---|---|---|---|---|',

@@ -19,11 +19,20 @@ describe('the README quickstart', () => {
 
   it('starts the way the README says', async () => {
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain('npx pnpm@10 install && npx pnpm@10 start');
+    expect(readme).toContain('npx --yes pnpm@10 install && npx --yes pnpm@10 start');
     const root = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       scripts: Record<string, string>;
     };
     expect(root.scripts['start']).toContain('@drops/example-express-server start');
+  });
+
+  it('runs the tests with the root README\'s command, the one .ci/run runs', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const ci = await readFile(new URL('../../../.ci/run', import.meta.url), 'utf8');
+    const command = 'npx --yes pnpm@10 install && npx --yes pnpm@10 test';
+    expect(readme).toContain(`\n${command}\n`);
+    expect(ci).toContain(`\n${command}\n`);
+    expect(readme).toContain('\nnpx --yes pnpm@10 install && npx --yes pnpm@10 start\n');
   });
 
   it('runs as written: token, mint, deploy, list, revoke, 401, revoke by value, 401, the event', async () => {
