@@ -39,6 +39,11 @@ describe.each(PACKAGES)('packages/%s as published', (name) => {
     expect(manifest.bugs).toEqual({ url: `${REPOSITORY}/issues` });
   });
 
+  it('ships its release notes (CHANGELOG.md, which `changeset version` writes)', () => {
+    expect(manifest.files).toContain('CHANGELOG.md');
+    expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^# ${String(manifest.name)}\\n`));
+  });
+
   it('links its README only to absolute URLs (relative links break on npm)', () => {
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
