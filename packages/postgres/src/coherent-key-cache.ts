@@ -52,6 +52,11 @@ export class CoherentKeyCache {
     this.#keys.drop(id);
   }
 
+  /** Every key went at once (the table was truncated): drop them all, invalidate reads in flight; the lease holds. */
+  dropAll(): void {
+    this.#keys.clear();
+  }
+
   /** The lease is lost (session failed, deadline passed, store closing): empty, answer nothing. */
   lapse(): void {
     this.#deadline = Number.NEGATIVE_INFINITY;

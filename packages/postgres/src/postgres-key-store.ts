@@ -10,7 +10,9 @@ import type {
   NewKeyRecord,
   RequestInfo,
   ReportRevocation,
+  RevokeManyOptions,
   RevokeManyStatus,
+  RevokeOptions,
 } from '@drops/auth';
 import { InvalidRequestError } from '@drops/auth';
 import { LastUsedBatcher, parseEventCursor, type LastUseInfo } from '@drops/auth/internal';
@@ -420,11 +422,11 @@ export class PostgresKeyStore implements KeyStore {
    * committed and announced, and every instance holding a cache lease has acknowledged it or its
    * lease has expired (at most `leaseMs`; https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). For a key already revoked, it waits
    * for that earlier revocation the same way before resolving `false`. The `'revoked'` event is
-   * written by the revocation function, in its transaction. `report`, when given, gets how many
+   * written by the revocation function, in its transaction. `options.report`, when given, gets how many
    * instances acknowledged and how many leases expired, once the wait is over (the core publishes
    * it on `drops-auth:revocation`).
    */
-  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext, report?: ReportRevocation): Promise<boolean> {
+  async revoke(accountId: string, id: string, { at, event, report }: RevokeOptions): Promise<boolean> {
     // Dropped before the update (no lookup from now on answers from memory) and again after it
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache?.drop(id);
@@ -455,12 +457,7 @@ export class PostgresKeyStore implements KeyStore {
    * revoked before included): one entry per distinct id, in order. `report` as for `revoke`, once
    * for the batch.
    */
-  async revokeMany(
-    ids: readonly string[],
-    at: Date,
-    event: KeyEventContext,
-    report?: ReportRevocation,
-  ): Promise<{ id: string; status: RevokeManyStatus }[]> {
+  async revokeMany(ids: readonly string[], { at, event, report }: RevokeManyOptions): Promise<{ id: string; status: RevokeManyStatus }[]> {
     const distinct = [...new Set(ids)];
     if (distinct.length === 0) return [];
     this.#dropAll(distinct);

@@ -158,7 +158,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       proxy,
       alive: true,
       findActive: async (id) => store.findActive(id),
-      revoke: (accountId, id) => store.revoke(accountId, id, new Date()),
+      revoke: (accountId, id) => store.revoke(accountId, id, { at: new Date() }),
       create: (key) => store.create(key),
       async kill() {
         await proxy.close();
