@@ -3,7 +3,8 @@ import { migrateKeyStore } from './key-store-migrations.js';
 import { openPGlite, openPGliteShape, type OpenPGliteOptions } from './open-pglite.js';
 import { openPostgres, openPostgresShape, type OpenPostgresOptions } from './open-postgres.js';
 import { parseOptions } from './parse-options.js';
-import { checkStoreSettings, PostgresKeyStore, storeSettingsShape, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+import { PostgresKeyStore } from './postgres-key-store.js';
+import { checkStoreSettings, storeSettingsShape, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 import type { Queryable } from './queryable.js';
 
 /**

@@ -8,7 +8,7 @@ import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
-import type { RevocationWait } from '../wait-for-acknowledgements.js';
+import type { RevocationWait } from '../lease/wait-for-acknowledgements.js';
 
 /** What {@link runRevocationChaos} is given. */
 export interface ChaosOptions {

@@ -1,16 +1,16 @@
 import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from './from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
-import { openPostgres } from './open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
-import type { Queryable } from './queryable.js';
+import { fromPgPool } from '../from-pg-pool.js';
+import { KEYS_TABLE, migrateKeyStore } from '../key-store-migrations.js';
+import { openPostgres } from '../open-postgres.js';
+import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
+import type { Queryable } from '../queryable.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
-import { cachedOn } from './test-support/cached-on.js';
-import { countingQueryable } from './test-support/counting-queryable.js';
-import { eventually } from './test-support/eventually.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { cachedOn } from '../test-support/cached-on.js';
+import { countingQueryable } from '../test-support/counting-queryable.js';
+import { eventually } from '../test-support/eventually.js';
+import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 import type { RevocationWait } from './wait-for-acknowledgements.js';
 
 // docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it

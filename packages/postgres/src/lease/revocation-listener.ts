@@ -1,6 +1,6 @@
 import type { CoherentKeyCache } from './coherent-key-cache.js';
-import type { DedicatedSession } from './dedicated-session.js';
-import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from './key-store-migrations.js';
+import type { DedicatedSession } from '../dedicated-session.js';
+import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 
 const SQL = {

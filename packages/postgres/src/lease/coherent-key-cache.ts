@@ -1,5 +1,5 @@
 import type { ActiveKey } from '@drops/auth';
-import { ActiveKeyCache } from './active-key-cache.js';
+import { ActiveKeyCache } from '../active-key-cache.js';
 
 /**
  * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
