@@ -5,6 +5,9 @@ export { fromPgPool, type PgQueryConfig, type PgPoolLike, type PgClientLike, typ
 export { fromPGlite, type PGliteLike, type PGliteTransactionLike } from './from-pglite.js';
 export type { Migration } from './migration.js';
 export { migrate, MIGRATIONS_TABLE, type MigrateOptions, type MigrateResult } from './migrate.js';
+export { migrationStatus, type MigrationStatus } from './migration-status.js';
+export { migrationsAsSql } from './migrations-as-sql.js';
+export { grantKeyStoreSql } from './grant-key-store.js';
 export {
   keyStoreMigrations,
   migrateKeyStore,
