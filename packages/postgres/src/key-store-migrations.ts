@@ -81,8 +81,9 @@ const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
  *
  * @example
  * ```ts
- * // Apply them with your own tooling instead of migrate(), in version order:
- * for (const m of keyStoreMigrations) console.log(m.version, m.name, m.sql);
+ * // With your own tooling instead of migrate(): one script that also records the versions, so
+ * // migrate(), `drops-auth-postgres status` and the store recognise the schema (`drops-auth-postgres sql`):
+ * const script = migrationsAsSql({ namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations });
  * ```
  */
 export const keyStoreMigrations: readonly Migration[] = Object.freeze([
