@@ -75,7 +75,7 @@ export async function run() {
       await a.store.create(key);
       await Promise.all(instances.map((x) => cached(x.store, key.id)));
       const t0 = performance.now();
-      await a.store.revoke('acct_bench', key.id, new Date());
+      await a.store.revoke('acct_bench', key.id, { at: new Date() });
       healthy.push(performance.now() - t0);
     }
     healthy.sort((x, y) => x - y);
@@ -94,7 +94,7 @@ export async function run() {
       await Promise.all(instances.map((x) => cached(x.store, key.id)));
       c.proxy.stall();
       const t0 = performance.now();
-      await a.store.revoke('acct_bench', key.id, new Date());
+      await a.store.revoke('acct_bench', key.id, { at: new Date() });
       partitioned.push(performance.now() - t0);
       c.proxy.restore();
     }

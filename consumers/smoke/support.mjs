@@ -64,7 +64,7 @@ export async function expectStoreAuthenticates(keyStore) {
   const { secret, ...key } = sampleKeyRecord({ accountId: 'acct-store' });
   await keyStore.create(key);
   assert.deepEqual(await authenticator.authenticate(`Bearer ${secret}`), { accountId: 'acct-store', credential: 'api_key', keyId: key.id });
-  await keyStore.revoke('acct-store', key.id, new Date());
+  await keyStore.revoke('acct-store', key.id, { at: new Date() });
   await assert.rejects(authenticator.authenticate(`Bearer ${secret}`), UnauthenticatedError);
 }
 

@@ -196,7 +196,7 @@ export async function expectKeyStoreWorks(keyStore: KeyStore): Promise<string> {
   const { secret, ...key } = sampleKeyRecord({ accountId: 'acct-docs' });
   await keyStore.create(key);
   assert.deepEqual(await authenticator.authenticate(`Bearer ${secret}`), { accountId: 'acct-docs', credential: 'api_key', keyId: key.id });
-  await keyStore.revoke('acct-docs', key.id, new Date());
+  await keyStore.revoke('acct-docs', key.id, { at: new Date() });
   await assert.rejects(authenticator.authenticate(`Bearer ${secret}`), UnauthenticatedError);
   return key.id;
 }

@@ -13,7 +13,8 @@ export type IdentityConfig =
 
 /** Where keys, drops, vanity names and plans are kept. */
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string }
+  /** `migrate: false` (`DATABASE_MIGRATE=off`): no DDL at start; a schema missing or behind refuses to start. */
+  | { readonly kind: 'postgres'; readonly url: string; readonly migrate: boolean }
   /** Embedded PGlite in a folder, or `':memory:'`. */
   | { readonly kind: 'pglite'; readonly dataDir: string };
 
@@ -101,6 +102,7 @@ const envSchema = z.object({
   AUTH_JWKS_URL: optional(z.url()),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
   DATA_DIR: optional(z.string()),
+  DATABASE_MIGRATE: optional(z.enum(['on', 'off'])),
   MAX_BODY_BYTES: optional(integer(1, 1024 * MiB)),
   MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
   ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
@@ -162,6 +164,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
+ * | `DATABASE_MIGRATE` | `on`: both migration sets at start (`off`: none; refuse a schema behind) |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
@@ -197,7 +200,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
   }
 
   const database: DatabaseConfig =
-    e.DATABASE_URL !== undefined ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR ?? '.data' };
+    e.DATABASE_URL !== undefined
+      ? { kind: 'postgres', url: e.DATABASE_URL, migrate: e.DATABASE_MIGRATE !== 'off' }
+      : { kind: 'pglite', dataDir: e.DATA_DIR ?? '.data' };
   if (e.DATABASE_URL !== undefined && e.DATA_DIR !== undefined) {
     problems.push('set either DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite), not both');
   }

@@ -173,7 +173,17 @@ describe('requireAuth and optionalAuth', () => {
 describe('without errorHandler()', () => {
   it('still answers the uniform JSON 401 and the 503, never HTML or a stack trace', async () => {
     const down = (): Promise<never> => Promise.reject(new Error('db down'));
-    const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+    const broken: KeyStore = {
+      create: down,
+      createWithinLimit: down,
+      findActive: down,
+      listByAccount: down,
+      revoke: down,
+      revokeMany: down,
+      listEvents: down,
+      recordUse: () => {},
+      close: () => Promise.resolve(),
+    };
     const authenticator = createAuthenticator({ keyStore: broken, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
     const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: broken }) });
     const app = express();
@@ -209,12 +219,17 @@ describe('without errorHandler()', () => {
 
 describe('when the key store is down', () => {
   it('answers 503 with Retry-After, never 401 or success', async () => {
+    const fail = (): Promise<never> => Promise.reject(new Error('db down'));
     const broken: KeyStore = {
-      create: () => Promise.reject(new Error('db down')),
-      findActive: () => Promise.reject(new Error('db down')),
-      listByAccount: () => Promise.reject(new Error('db down')),
-      revoke: () => Promise.reject(new Error('db down')),
+      create: fail,
+      createWithinLimit: fail,
+      findActive: fail,
+      listByAccount: fail,
+      revoke: fail,
+      revokeMany: fail,
+      listEvents: fail,
       recordUse: () => {},
+      close: () => Promise.resolve(),
     };
     const down = await listen(buildApp(broken));
     try {

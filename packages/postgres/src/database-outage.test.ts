@@ -48,7 +48,7 @@ async function lookUp(store: PostgresKeyStore, id: string, accountId: string): P
 }
 
 // Without the cache (`cache: false`): every lookup asks the database. The cache's outage
-// behaviour (answers from memory for at most one lease, then 503) is in coherent-key-cache.test.ts.
+// behaviour (answers from memory for at most one lease, then 503) is in lease/coherent-key-cache.test.ts.
 describe('the database going away and coming back, cache off', () => {
   it('answers 503 (never null, never success) during the cut, and works again after with the same store', async () => {
     const errors: unknown[] = [];

@@ -1,10 +1,13 @@
 export type { Queryable, SqlExecutor, QueryResult, QueryOptions } from './queryable.js';
 export type { DedicatedSession } from './dedicated-session.js';
-export type { RevocationWait } from './wait-for-acknowledgements.js';
+export type { RevocationWait } from './lease/wait-for-acknowledgements.js';
 export { fromPgPool, type PgQueryConfig, type PgPoolLike, type PgClientLike, type FromPgPoolOptions } from './from-pg-pool.js';
 export { fromPGlite, type PGliteLike, type PGliteTransactionLike } from './from-pglite.js';
 export type { Migration } from './migration.js';
 export { migrate, MIGRATIONS_TABLE, type MigrateOptions, type MigrateResult } from './migrate.js';
+export { migrationStatus, type MigrationStatus } from './migration-status.js';
+export { migrationsAsSql } from './migrations-as-sql.js';
+export { grantKeyStoreSql } from './grant-key-store.js';
 export {
   keyStoreMigrations,
   migrateKeyStore,

@@ -1,7 +1,7 @@
 import type { ActiveKey } from '@drops/auth';
 import { describe, expect, it } from 'vitest';
 import { ActiveKeyCache } from './active-key-cache.js';
-import { CoherentKeyCache } from './coherent-key-cache.js';
+import { CoherentKeyCache } from './lease/coherent-key-cache.js';
 
 // Eviction in the two active-key caches (PGlite's, and the lease-coherent one on PostgreSQL):
 // bounded, first in first out (a hit does not count as a use); O(1) per insert is measured in bench/bounded-caches.bench.mjs, not timed here.

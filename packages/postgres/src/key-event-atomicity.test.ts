@@ -79,8 +79,8 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
           await store.create(key);
           await failEventWrites(db, failure);
           try {
-            expect(await rejection(store.revoke(key.accountId, key.id, new Date()))).toBeInstanceOf(UnavailableError);
-            expect(await rejection(store.revokeMany([key.id], new Date(), SCANNING))).toBeInstanceOf(UnavailableError);
+            expect(await rejection(store.revoke(key.accountId, key.id, { at: new Date() }))).toBeInstanceOf(UnavailableError);
+            expect(await rejection(store.revokeMany([key.id], { at: new Date(), event: SCANNING }))).toBeInstanceOf(UnavailableError);
           } finally {
             await allowEventWrites(db);
           }
@@ -88,7 +88,7 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
           expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
           expect(await eventTypes(db, key.id)).toEqual(['minted']);
 
-          expect(await store.revoke(key.accountId, key.id, new Date())).toBe(true);
+          expect(await store.revoke(key.accountId, key.id, { at: new Date() })).toBe(true);
           expect(await store.findActive(key.id)).toBeNull();
           expect(await eventTypes(db, key.id)).toEqual(['minted', 'revoked']);
         });
@@ -98,7 +98,7 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
           for (const k of keys) await store.create(k);
           await failEventWrites(db, failure);
           try {
-            await rejection(store.revokeMany(keys.map((k) => k.id), new Date(), SCANNING));
+            await rejection(store.revokeMany(keys.map((k) => k.id), { at: new Date(), event: SCANNING }));
           } finally {
             await allowEventWrites(db);
           }
@@ -106,7 +106,7 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
             expect(await store.findActive(k.id)).not.toBeNull();
             expect(await eventTypes(db, k.id)).toEqual(['minted']);
           }
-          expect((await store.revokeMany(keys.map((k) => k.id), new Date(), SCANNING)).map((r) => r.status)).toEqual(['revoked', 'revoked']);
+          expect((await store.revokeMany(keys.map((k) => k.id), { at: new Date(), event: SCANNING })).map((r) => r.status)).toEqual(['revoked', 'revoked']);
           for (const k of keys) expect(await eventTypes(db, k.id)).toEqual(['minted', 'revoked']);
         });
 

@@ -66,6 +66,9 @@ const REVOKE_FUNCTION = REVOKE_KEY_FUNCTION;
  */
 export const REVOCATION_PENDING_FUNCTION = 'drops_auth_revocation_pending';
 const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
+/** The trigger function that announces every change taking an active key away (migration 5). @internal */
+export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
+const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
 
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
@@ -78,8 +81,9 @@ const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
  *
  * @example
  * ```ts
- * // Apply them with your own tooling instead of migrate(), in version order:
- * for (const m of keyStoreMigrations) console.log(m.version, m.name, m.sql);
+ * // With your own tooling instead of migrate(): one script that also records the versions, so
+ * // migrate(), `drops-auth-postgres status` and the store recognise the schema (`drops-auth-postgres sql`):
+ * const script = migrationsAsSql({ namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations });
  * ```
  */
 export const keyStoreMigrations: readonly Migration[] = Object.freeze([
@@ -242,6 +246,93 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         returns table (revoked boolean, revision bigint)
         language sql volatile as $fn$
         select * from ${REVOKE_FUNCTION}($1, $2, $3, 'operator', session_user::text)
+      $fn$;
+    `,
+  },
+  {
+    version: 5,
+    name: 'announce every revoking change from a trigger',
+    // Any change that takes an active key away announces it, whoever made it: the revocation
+    // function, a plain UPDATE of revoked_at (one key or a whole account), a change of the key's id
+    // or account, a DELETE of the row, a TRUNCATE (payload '*': drop every key). The trigger takes
+    // the next revision (key row, then the revision row: the lock order of every revocation) and
+    // NOTIFYs it in the change's transaction, so caching instances drop the key at commit and
+    // acknowledge the revision as for the function. The function keeps its signature and identity
+    // and now leaves the revision and the NOTIFY to the trigger (one announcement per key).
+    // Expand only: instances built on migration 4 call the function as before.
+    sql: `
+      create function ${ANNOUNCE_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        next_revision bigint;
+      begin
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        if tg_level = 'STATEMENT' then
+          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':*');
+          return null;
+        end if;
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || old.id);
+        if tg_op = 'UPDATE' and new.revoked_at is not null then
+          new.revoked_revision := next_revision;
+        end if;
+        return case when tg_op = 'DELETE' then old else new end;
+      end
+      $fn$;
+
+      create trigger ${KEYS_TABLE}_revoked
+        before update of revoked_at, id, account_id on ${KEYS_TABLE}
+        for each row
+        when (old.revoked_at is null and (new.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
+        execute function ${ANNOUNCE_FUNCTION}();
+      create trigger ${KEYS_TABLE}_deleted
+        after delete on ${KEYS_TABLE}
+        for each row when (old.revoked_at is null)
+        execute function ${ANNOUNCE_FUNCTION}();
+      create trigger ${KEYS_TABLE}_truncated
+        after truncate on ${KEYS_TABLE}
+        for each statement
+        execute function ${ANNOUNCE_FUNCTION}();
+
+      create or replace function ${REVOKE_FUNCTION}(
+        key_id text,
+        for_account text,
+        at timestamptz,
+        source text,
+        actor text default null,
+        ip text default null,
+        user_agent text default null,
+        url text default null
+      )
+        returns table (revoked boolean, revision bigint)
+        language plpgsql volatile as $fn$
+      declare
+        found_id text;
+        found_account text;
+        found_prefix text;
+        found_name text;
+        found_revision bigint;
+      begin
+        -- The trigger takes the revision, sets revoked_revision and NOTIFYs.
+        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_FUNCTION}.at
+          where k.id = ${REVOKE_FUNCTION}.key_id
+            and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+            and k.revoked_at is null
+          returning k.id, k.account_id, k.prefix, k.name, k.revoked_revision
+          into found_id, found_account, found_prefix, found_name, found_revision;
+        if found_id is null then
+          -- Already revoked (or unknown): the revision that revoked it, for the caller to wait on.
+          return query select false, k.revoked_revision from ${KEYS_TABLE} k
+            where k.id = ${REVOKE_FUNCTION}.key_id
+              and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+              and k.revoked_at is not null;
+          return;
+        end if;
+        insert into ${KEY_EVENTS_TABLE} (account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url)
+          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_FUNCTION}.at,
+            ${REVOKE_FUNCTION}.source, ${REVOKE_FUNCTION}.actor, ${REVOKE_FUNCTION}.ip,
+            ${REVOKE_FUNCTION}.user_agent, ${REVOKE_FUNCTION}.url);
+        return query select true, found_revision;
+      end
       $fn$;
     `,
   },

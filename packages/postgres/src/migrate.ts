@@ -40,7 +40,17 @@ export const MIGRATIONS_TABLE = 'drops_schema_migrations';
 
 // One advisory lock for every namespace: migrations are rare, and the bookkeeping table itself
 // must be created under a lock. The value is arbitrary ("drops" + a version tag).
-const MIGRATION_LOCK_KEY = '7308253061240131';
+/** @internal */
+export const MIGRATION_LOCK_KEY = '7308253061240131';
+
+/** The bookkeeping table, created when missing. @internal */
+export const MIGRATIONS_TABLE_DDL = `create table if not exists ${MIGRATIONS_TABLE} (
+    namespace text not null,
+    version integer not null,
+    name text not null,
+    applied_at timestamptz not null default now(),
+    primary key (namespace, version)
+  )`;
 
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 
@@ -75,13 +85,7 @@ async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migr
   // Held until commit: a second instance starting at the same time waits here, then sees the
   // versions this one recorded and applies nothing.
   await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
-  await tx.exec(`create table if not exists ${MIGRATIONS_TABLE} (
-    namespace text not null,
-    version integer not null,
-    name text not null,
-    applied_at timestamptz not null default now(),
-    primary key (namespace, version)
-  )`);
+  await tx.exec(MIGRATIONS_TABLE_DDL);
   const { rows } = await tx.query<{ version: number; name: string }>(
     `select version, name from ${MIGRATIONS_TABLE} where namespace = $1`,
     [namespace],

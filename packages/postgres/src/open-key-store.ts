@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { migrateKeyStore } from './key-store-migrations.js';
+import { KEY_STORE_NAMESPACE, keyStoreMigrations, migrateKeyStore } from './key-store-migrations.js';
+import { migrationStatus } from './migration-status.js';
 import { openPGlite, openPGliteShape, type OpenPGliteOptions } from './open-pglite.js';
 import { openPostgres, openPostgresShape, type OpenPostgresOptions } from './open-postgres.js';
 import { parseOptions } from './parse-options.js';
-import { checkStoreSettings, PostgresKeyStore, storeSettingsShape, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+import { PostgresKeyStore } from './postgres-key-store.js';
+import { checkStoreSettings, storeSettingsShape, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 import type { Queryable } from './queryable.js';
 
 /**
@@ -24,7 +26,7 @@ function combinedSchema(openerShape: z.ZodRawShape): z.ZodType {
   return z.strictObject({ ...openerShape, ...keyStoreShape }, { error: 'options are required' });
 }
 
-const postgresKeyStoreSchema = combinedSchema(openPostgresShape);
+const postgresKeyStoreSchema = combinedSchema({ ...openPostgresShape, migrate: z.boolean().optional() });
 const pgliteKeyStoreSchema = combinedSchema(openPGliteShape);
 
 /**
@@ -41,9 +43,10 @@ function split<O extends object>(options: O & OpenKeyStoreOptions): { opener: O;
   return { opener: opener as O, store: store as OpenKeyStoreOptions };
 }
 
-async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<PostgresKeyStore> {
+async function storeOver(db: Queryable, options: OpenKeyStoreOptions, migrateFirst = true): Promise<PostgresKeyStore> {
   try {
-    await migrateKeyStore(db);
+    if (migrateFirst) await migrateKeyStore(db);
+    else await assertMigrated(db);
     return new PostgresKeyStore({ ...options, db, closeDatabase: true });
   } catch (error) {
     await db.close().catch(() => {});
@@ -51,20 +54,36 @@ async function storeOver(db: Queryable, options: OpenKeyStoreOptions): Promise<P
   }
 }
 
+/** With `migrate: false`: a schema missing or behind is a refusal to start that says what to run. */
+async function assertMigrated(db: Queryable): Promise<void> {
+  const { pending } = await migrationStatus(db, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations });
+  if (pending.length > 0) {
+    throw new Error(
+      `the key store's schema is not up to date (migrations ${pending.join(', ')} pending): run \`drops-auth-postgres migrate\` against this database before starting`,
+    );
+  }
+}
+
 /**
  * Opens a PostgreSQL server, migrates the key table and returns a {@link PostgresKeyStore} that
  * owns the pool (`close()` ends it). Several instances may call it at once on one database.
+ * `migrate: false` runs no DDL (the runtime role needs no CREATE right): the schema must have been
+ * migrated before (`drops-auth-postgres migrate`, or its `sql` applied by your own tool), and a
+ * schema missing or behind is a refusal naming `drops-auth-postgres migrate`.
  *
  * @example
  * ```ts
  * const keyStore = await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL! });
+ * // Migrations as a deploy step (`drops-auth-postgres migrate`), none at start-up:
+ * const runtime = await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL!, migrate: false });
  * ```
  */
-export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKeyStoreOptions): Promise<PostgresKeyStore> {
+export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKeyStoreOptions & { readonly migrate?: boolean }): Promise<PostgresKeyStore> {
   parseOptions('openPostgresKeyStore', postgresKeyStoreSchema, options);
-  const { opener, store } = split<OpenPostgresOptions>(options);
+  const { migrate: migrateFirst, ...rest } = options;
+  const { opener, store } = split<OpenPostgresOptions>(rest);
   checkStoreSettings(store); // the checks across options (lease and margin), before opening anything
-  return storeOver(await openPostgres(opener), store);
+  return storeOver(await openPostgres(opener), store, migrateFirst !== false);
 }
 
 /**

@@ -100,7 +100,7 @@ describe('revoking in SQL (an operator)', () => {
   });
 });
 
-describe('migration 4', () => {
+describe('migrations 4 and 5', () => {
   it('replaces the three-argument revocation function in place: same identity, so grants on it still hold', async () => {
     const scratch = await freshDatabase('operator_migration');
     const scratchDb = fromPgPool(scratch.pool());
@@ -108,7 +108,13 @@ describe('migration 4', () => {
       await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 3) });
       const oid = `select 'drops_auth_revoke_key(text, text, timestamptz)'::regprocedure::oid::int as oid`;
       const before = (await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid;
-      expect(await migrateKeyStore(scratchDb)).toEqual({ applied: [4] });
+      expect(await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 4) })).toEqual({ applied: [4] });
+      expect((await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid).toBe(before);
+      // Migration 5 replaces the long form in place too (the trigger takes over its NOTIFY).
+      const longForm = `select 'drops_auth_revoke_key(text, text, timestamptz, text, text, text, text, text)'::regprocedure::oid::int as oid`;
+      const longBefore = (await scratchDb.query<{ oid: number }>(longForm)).rows[0]?.oid;
+      expect(await migrateKeyStore(scratchDb)).toEqual({ applied: [5] });
+      expect((await scratchDb.query<{ oid: number }>(longForm)).rows[0]?.oid).toBe(longBefore);
       expect((await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid).toBe(before);
     } finally {
       await scratch.drop();

@@ -114,7 +114,7 @@ describe('the active-key cache on PGlite', () => {
     // Unknown ids always take the query, exactly like revoked ones.
     expect(isPromise(store.findActive(sampleKeyRecord().id))).toBe(true);
     // A revoke through another store of this process drops it for every store at once.
-    expect(await peer.revoke('acct_cache', key.id, new Date())).toBe(true);
+    expect(await peer.revoke('acct_cache', key.id, { at: new Date() })).toBe(true);
     const after = store.findActive(key.id);
     expect(isPromise(after)).toBe(true);
     expect(await after).toBeNull();
@@ -127,7 +127,7 @@ describe('the active-key cache on PGlite', () => {
     await store.create(key);
     // PGlite runs one query at a time: the lookup reads the key active, then the revoke commits.
     const lookup = store.findActive(key.id);
-    const revoke = store.revoke('acct_race', key.id, new Date());
+    const revoke = store.revoke('acct_race', key.id, { at: new Date() });
     expect(await lookup).toEqual({ id: key.id, accountId: 'acct_race' });
     expect(await revoke).toBe(true);
     expect(await store.findActive(key.id)).toBeNull();

@@ -63,9 +63,9 @@ describe('PostgresKeyStore on PostgreSQL', () => {
       await a.create(key);
       expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores' });
       expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores' });
-      expect(await b.revoke('acct_two_stores', key.id, new Date())).toBe(true);
+      expect(await b.revoke('acct_two_stores', key.id, { at: new Date() })).toBe(true);
       expect(await a.findActive(key.id)).toBeNull();
-      expect(await a.revoke('acct_two_stores', key.id, new Date())).toBe(false);
+      expect(await a.revoke('acct_two_stores', key.id, { at: new Date() })).toBe(false);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -79,7 +79,7 @@ describe('PostgresKeyStore on PostgreSQL', () => {
     });
     await store.create(key);
     const revokedAt = new Date('2026-05-06T07:08:09Z');
-    await store.revoke('acct_audit', key.id, revokedAt);
+    await store.revoke('acct_audit', key.id, { at: revokedAt });
     const { rows } = await db.query(
       `select account_id, prefix, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, revoked_at
        from ${KEYS_TABLE} where id = $1`,
@@ -164,8 +164,8 @@ describe('PostgresKeyStore on PostgreSQL', () => {
       async (): Promise<unknown> => down.findActive(key.id),
       () => down.create(key),
       () => down.listByAccount(key.accountId),
-      () => down.revoke(key.accountId, key.id, new Date()),
-      () => down.revokeMany([key.id], new Date(), { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null }),
+      () => down.revoke(key.accountId, key.id, { at: new Date() }),
+      () => down.revokeMany([key.id], { at: new Date(), event: { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } }),
       () => down.listEvents(key.accountId, { limit: 10 }),
     ]) {
       const error = await call().then(

@@ -8,7 +8,7 @@ import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import { cachedOn } from './test-support/cached-on.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
-import type { RevocationWait } from './wait-for-acknowledgements.js';
+import type { RevocationWait } from './lease/wait-for-acknowledgements.js';
 
 // drops-auth:revocation on a real PostgreSQL: the key manager over one store instance, a second
 // instance holding the keys under a lease, and the acknowledgements the revoke waited for.

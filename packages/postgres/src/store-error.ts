@@ -11,6 +11,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
+/** What a failed mint rejects with: a plain `Error` for an id that exists, else {@link unavailable}. */
+export function creationError(error: unknown): Error {
+  return isUniqueViolation(error) ? new Error('a key with this id already exists', { cause: error }) : unavailable(error);
+}
+
 /**
  * What a failed store call rejects with: the database could not answer, so the request is a 503
  * (`UnavailableError('key_store')`), never "not found" and never a success.

@@ -1,4 +1,13 @@
-import { migrate, migrateKeyStore, openPGlite, openPostgres, type Queryable } from '@drops/auth-postgres';
+import {
+  KEY_STORE_NAMESPACE,
+  keyStoreMigrations,
+  migrate,
+  migrateKeyStore,
+  migrationStatus,
+  openPGlite,
+  openPostgres,
+  type Queryable,
+} from '@drops/auth-postgres';
 import { mkdir } from 'node:fs/promises';
 import type { DatabaseConfig } from '../config.js';
 import { SERVER_NAMESPACE, serverMigrations } from './migrations.js';
@@ -6,7 +15,8 @@ import { SERVER_NAMESPACE, serverMigrations } from './migrations.js';
 /**
  * Opens the configured database (PostgreSQL through `pg`, or embedded PGlite) and brings both
  * migration sets up to date: the key store's and the server's. Safe when several instances start
- * at once on one PostgreSQL.
+ * at once on one PostgreSQL. With `DATABASE_MIGRATE=off` it runs no DDL: the runtime role may
+ * hold no CREATE right, and a schema missing or behind is a refusal to start that says what to run.
  */
 export async function openDatabase(config: DatabaseConfig): Promise<Queryable> {
   let db: Queryable;
@@ -17,11 +27,28 @@ export async function openDatabase(config: DatabaseConfig): Promise<Queryable> {
     db = await openPGlite({ dataDir: config.dataDir });
   }
   try {
-    await migrateKeyStore(db);
-    await migrate(db, { namespace: SERVER_NAMESPACE, migrations: serverMigrations });
+    if (config.kind === 'postgres' && !config.migrate) await assertMigrated(db);
+    else await migrateDatabase(db);
     return db;
   } catch (error) {
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/** Both migration sets, in order: what start-up runs, and `pnpm run migrate` as a deploy step. */
+export async function migrateDatabase(db: Queryable): Promise<void> {
+  await migrateKeyStore(db);
+  await migrate(db, { namespace: SERVER_NAMESPACE, migrations: serverMigrations });
+}
+
+async function assertMigrated(db: Queryable): Promise<void> {
+  const keys = await migrationStatus(db, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations });
+  const server = await migrationStatus(db, { namespace: SERVER_NAMESPACE, migrations: serverMigrations });
+  if (keys.pending.length === 0 && server.pending.length === 0) return;
+  throw new Error(
+    'DATABASE_MIGRATE=off and the database schema is not up to date: run `drops-auth-postgres migrate` ' +
+      '(the key store) and `pnpm --filter @drops/example-express-server run migrate` (the server\'s tables, and the key store\'s) ' +
+      'against DATABASE_URL before starting',
+  );
 }

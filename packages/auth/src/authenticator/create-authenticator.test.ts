@@ -6,6 +6,7 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { delegatingKeyStore } from '../testing/delegating-key-store.js';
 import { createAuthenticator } from './create-authenticator.js';
 
 const GOOD_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyXzEifQ.c2lnbmF0dXJl';
@@ -32,7 +33,7 @@ async function setup() {
   for (const k of [live, revoked]) {
     await keyStore.create({ id: k.id, accountId: 'acct_1', prefix: k.prefix, name: null, createdAt: new Date(0), provenance: null });
   }
-  await keyStore.revoke('acct_1', revoked.id, new Date(0));
+  await keyStore.revoke('acct_1', revoked.id, { at: new Date(0) });
   const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: () => 1_700_000_000_000 });
   return { keyStore, authenticator, live, revoked };
 }
@@ -66,16 +67,12 @@ describe('createAuthenticator', () => {
     }
     let now = 1_700_000_000_000;
     const recorded: Array<[string, number]> = [];
-    const spy: KeyStore = {
-      create: (key) => keyStore.create(key),
-      findActive: (id) => keyStore.findActive(id),
-      listByAccount: (accountId) => keyStore.listByAccount(accountId),
-      revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+    const spy = delegatingKeyStore(keyStore, {
       recordUse: (id, at) => {
         recorded.push([id, at.getTime()]);
         keyStore.recordUse(id, at);
       },
-    };
+    });
     const authenticator = createAuthenticator({ keyStore: spy, clock: () => now });
     await authenticator.authenticate(`Bearer ${a.secret}`);
     await authenticator.authenticate(`Bearer ${b.secret}`);
@@ -98,16 +95,12 @@ describe('createAuthenticator', () => {
     const key = generateApiKey();
     await keyStore.create({ id: key.id, accountId: 'acct_req', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null });
     const handed: unknown[] = [];
-    const spy: KeyStore = {
-      create: (k) => keyStore.create(k),
-      findActive: (id) => keyStore.findActive(id),
-      listByAccount: (accountId) => keyStore.listByAccount(accountId),
-      revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+    const spy = delegatingKeyStore(keyStore, {
       recordUse: (id, at, info) => {
         handed.push(info);
         keyStore.recordUse(id, at, info);
       },
-    };
+    });
     let calls = 0;
     const request = (): { ip: string; userAgent: string } => {
       calls++;

@@ -64,8 +64,8 @@ export interface JwksFetchMessage {
 
 /**
  * The key store operations the core calls and reports: `create` is also `createWithinLimit` (a mint
- * under the key limit); `revokeMany` is `KeyManager.revokeBySecret`'s revocation (through
- * `findActive` and `revoke` on a store without `revokeMany`); `listEvents` is `KeyManager.events`.
+ * under the key limit); `revokeMany` is `KeyManager.revokeBySecret`'s revocation; `listEvents` is
+ * `KeyManager.events`.
  */
 export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke' | 'revokeMany' | 'listEvents';
 
@@ -103,7 +103,7 @@ export interface RevocationMessage {
   /**
    * Instances that acknowledged the revocation (the revoking one included), as the store reports
    * it (`RevocationReceipt`, from `PostgresKeyStore` on PostgreSQL and PGlite); `null` when the
-   * store does not report it (`MemoryKeyStore`, stores written before receipts) or the store failed.
+   * store does not report it (`MemoryKeyStore`: no other instance) or the store failed.
    */
   readonly instancesAcknowledged: number | null;
   /**

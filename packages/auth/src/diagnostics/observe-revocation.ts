@@ -37,24 +37,22 @@ export async function observeRevocation(keyId: string, revoke: (report: ReportRe
   }
 }
 
-/** Hands a store's receipt to the observer, with the key it is for (`null`: the whole batch). */
-export type ReportBatchRevocation = (receipt: RevocationReceipt, keyId: string | null) => void;
-
 /**
  * Runs a revocation by value and, when anyone listens on `drops-auth:revocation`, publishes one
- * `revoked` message per key it revoked, with the whole call's duration and the receipt for that
- * key (or for the batch). Nothing for the other ids (see `RevocationMessage`) nor for a failure.
+ * `revoked` message per key it revoked, with the whole call's duration and the batch's receipt.
+ * Nothing for the other ids (see `RevocationMessage`) nor for a failure. `revoke` gets the `report`
+ * to hand the store, or `undefined` when nobody listens.
  */
 export async function observeRevocationsByValue(
-  revoke: (report: ReportBatchRevocation | undefined) => Promise<Map<string, RevokeManyStatus>>,
+  revoke: (report: ReportRevocation | undefined) => Promise<Map<string, RevokeManyStatus>>,
 ): Promise<Map<string, RevokeManyStatus>> {
   if (!revocationChannel.hasSubscribers) return revoke(undefined);
   const startedAt = performance.now();
-  const receipts = new Map<string | null, RevocationReceipt>();
-  const statuses = await revoke((receipt, keyId) => void receipts.set(keyId, receipt));
+  let receipt: RevocationReceipt | undefined;
+  const statuses = await revoke((r) => void (receipt = r));
   const durationMs = performance.now() - startedAt;
   for (const [keyId, status] of statuses) {
-    if (status === 'revoked') publish(keyId, 'revoked', durationMs, receipts.get(keyId) ?? receipts.get(null));
+    if (status === 'revoked') publish(keyId, 'revoked', durationMs, receipt);
   }
   return statuses;
 }

@@ -6,6 +6,8 @@ export type {
   KeyProvenance,
   RevocationReceipt,
   ReportRevocation,
+  RevokeOptions,
+  RevokeManyOptions,
 } from './key-store.js';
 export type {
   KeyEvent,

@@ -57,15 +57,49 @@ export interface RevocationReceipt {
 }
 
 /**
- * The optional last argument of `KeyStore.revoke` and `revokeMany`: a store that knows how the
- * instances took the revocation calls it once, before it resolves. A store may ignore it.
+ * Hands a store's {@link RevocationReceipt} to the core: the `report` of {@link RevokeOptions}. A
+ * store that knows how the instances took the revocation calls it once, before it resolves.
  */
 export type ReportRevocation = (receipt: RevocationReceipt) => void;
 
 /**
+ * The options of `KeyStore.revoke`.
+ *
+ * @example
+ * ```ts
+ * await store.revoke('acct_1', keyId, { at: new Date(), event: { source: 'api', actor: 'user_42', ip: null, userAgent: null, url: null } });
+ * ```
+ */
+export interface RevokeOptions {
+  /** When the key is revoked: written as `revoked_at` and as the `'revoked'` event's `at`. */
+  readonly at: Date;
+  /** Who and where, for the `'revoked'` event. Default: source `'api'`, no actor. */
+  readonly event?: KeyEventContext;
+  /**
+   * Called at most once, before the call resolves, by a store whose cache other instances hold
+   * (PostgreSQL's lease-coherent cache) with how the instances took the revocation; a store
+   * without such a cache never calls it. The core publishes it on `drops-auth:revocation`.
+   */
+  readonly report?: ReportRevocation;
+}
+
+/**
+ * The options of `KeyStore.revokeMany`: as {@link RevokeOptions}, with the event required (a
+ * revocation by value always says where it came from).
+ *
+ * @example
+ * ```ts
+ * await store.revokeMany([keyId], { at: new Date(), event: { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } });
+ * ```
+ */
+export interface RevokeManyOptions extends RevokeOptions {
+  readonly event: KeyEventContext;
+}
+
+/**
  * Where keys live. Implementations: {@link MemoryKeyStore} here, `PostgresKeyStore` in
- * `@drops/auth-postgres`. Every implementation runs the conformance suite of
- * `@drops/auth/testing`.
+ * `@drops/auth-postgres`. Every method is required, and every implementation runs the conformance
+ * suite of `@drops/auth/testing/conformance` (docs/key-stores.md: writing a store).
  *
  * Contract:
  * - A failure to reach the backing store rejects (the authenticator turns it into a 503); it
@@ -94,11 +128,8 @@ export interface KeyStore {
    * calls for one account never leave it with more than `maxActive` active keys, on any store over
    * the same data (on PostgreSQL, mints of one account take turns on a transaction-scoped advisory
    * lock).
-   *
-   * Optional for stores written before the limit existed: without it the key manager counts with
-   * `listByAccount` and then calls `create`, which two concurrent mints can overshoot.
    */
-  createWithinLimit?(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean>;
+  createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean>;
   /**
    * The active (not revoked) key with this id, or `null` when it is unknown or revoked. A store
    * that answers from memory may return the value itself rather than a promise: the authenticator
@@ -110,40 +141,26 @@ export interface KeyStore {
   /**
    * Revokes the account's active key with this id. Resolves `true` when it was revoked by this
    * call, `false` when the account has no active key with that id. A revocation writes a
-   * `'revoked'` event with `event` (default: source `'api'`, no actor) in the same transaction:
-   * both are kept or neither.
-   *
-   * `report`, when given, is for a store whose cache other instances hold: it calls `report` at
-   * most once, before resolving, with how the instances took the revocation (for the diagnostics
-   * channel `drops-auth:revocation`). Optional to call: stores written before it keep compiling
-   * and conforming, and their revocations are published with `instancesAcknowledged: null`.
+   * `'revoked'` event with `options.event` at `options.at` in the same transaction: both are kept
+   * or neither. Resolves once no instance over the same data accepts the key; `options.report`
+   * gets at most one receipt of how the instances took it.
    */
-  revoke(accountId: string, id: string, at: Date, event?: KeyEventContext, report?: ReportRevocation): Promise<boolean>;
+  revoke(accountId: string, id: string, options: RevokeOptions): Promise<boolean>;
   /**
    * Revokes every active key among `ids`, of any account (revocation by value: whoever holds a
    * secret may kill it). One `'revoked'` event per key revoked, in the same transaction as its
    * revocation. Resolves, once no instance accepts any of the keys (the same wait as `revoke`),
    * with one entry per distinct id, in the order of first appearance: `'revoked'` by this call,
-   * `'already_revoked'`, or `'unknown'`.
-   *
-   * Optional, so stores written before it keep compiling: without it the key manager revokes one
-   * by one through `findActive` and `revoke`, and cannot tell a revoked key from an unknown one.
-   * `report` is as for `revoke`: one receipt for the whole call (one wait covers the batch).
+   * `'already_revoked'`, or `'unknown'`. `options.report` gets at most one receipt for the whole
+   * call (one wait covers the batch).
    */
-  revokeMany?(
-    ids: readonly string[],
-    at: Date,
-    event: KeyEventContext,
-    report?: ReportRevocation,
-  ): Promise<{ id: string; status: RevokeManyStatus }[]>;
+  revokeMany(ids: readonly string[], options: RevokeManyOptions): Promise<{ id: string; status: RevokeManyStatus }[]>;
   /**
    * The account's key events, newest first, at most `limit`. `cursor` is an opaque string from a
    * previous page's `next`; a malformed one rejects with `InvalidRequestError` (a 400). Only the
    * account's own events, never another's.
-   *
-   * Optional, so stores written before it keep compiling: without it an account has no events.
    */
-  listEvents?(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage>;
+  listEvents(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage>;
   /**
    * Notes that a key was used. Fire-and-forget: it must not block or fail the request; stores
    * write it later, batched, forward-only (a later time never goes back).
@@ -154,5 +171,5 @@ export interface KeyStore {
    */
   recordUse(id: string, at: Date, info?: () => RequestInfo): void;
   /** Flushes pending writes and releases resources. */
-  close?(): Promise<void>;
+  close(): Promise<void>;
 }

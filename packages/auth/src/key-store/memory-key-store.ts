@@ -11,7 +11,7 @@ import {
   type RequestInfo,
   type RevokeManyStatus,
 } from './key-event.js';
-import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
+import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord, RevokeManyOptions, RevokeOptions } from './key-store.js';
 import { parseEventCursor } from './event-cursor.js';
 
 /** Options of {@link MemoryKeyStore}. */
@@ -109,7 +109,8 @@ export class MemoryKeyStore implements KeyStore {
     return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
 
-  async revoke(accountId: string, id: string, at: Date, event?: KeyEventContext): Promise<boolean> {
+  /** Revokes the account's active key; `options.report` is never called (no other instance holds this store). */
+  async revoke(accountId: string, id: string, { at, event }: RevokeOptions): Promise<boolean> {
     const row = this.#rows.get(id);
     if (row === undefined || row.revokedAt !== null || row.record.accountId !== accountId) return false;
     this.#revokeRow(row, at, event ?? UNATTRIBUTED_API_EVENT);
@@ -117,7 +118,7 @@ export class MemoryKeyStore implements KeyStore {
   }
 
   /** Revokes every active key among `ids`, whatever its account; one entry per distinct id. */
-  async revokeMany(ids: readonly string[], at: Date, event: KeyEventContext): Promise<{ id: string; status: RevokeManyStatus }[]> {
+  async revokeMany(ids: readonly string[], { at, event }: RevokeManyOptions): Promise<{ id: string; status: RevokeManyStatus }[]> {
     const results: { id: string; status: RevokeManyStatus }[] = [];
     for (const id of new Set(ids)) {
       const row = this.#rows.get(id);

@@ -12,8 +12,8 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
-import { eventContextOf, type KeyEventContext, type RequestInfo } from '../key-store/key-event.js';
-import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+import { eventContextOf, type RequestInfo } from '../key-store/key-event.js';
+import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
@@ -41,8 +41,8 @@ export interface KeyManagerOptions {
   random?: RandomSource;
   /**
    * Active keys one account may hold. A mint above it is `KeyLimitError` (409, with the limit in
-   * the body); revoking a key frees a slot. Exact under concurrency on stores with
-   * `createWithinLimit` (every store of drops-auth). Default 1000.
+   * the body); revoking a key frees a slot. Exact under concurrency (the store's
+   * `createWithinLimit` is atomic). Default 1000.
    */
   maxKeysPerAccount?: number;
   /**
@@ -119,14 +119,6 @@ function provenanceOf(principal: Principal & { credential: 'id_token' }): KeyPro
   };
 }
 
-/** For a store without `createWithinLimit`: count, then create (two mints at once can overshoot). */
-async function createCounted(keyStore: KeyStore, key: NewKeyRecord, maxActive: number, event: KeyEventContext): Promise<boolean> {
-  const active = await keyStore.listByAccount(key.accountId);
-  if (active.length >= maxActive) return false;
-  await keyStore.create(key, event);
-  return true;
-}
-
 /**
  * One key store call: reported on `drops-auth:key-store` when observed; a failure is a 503, except
  * a store's `InvalidRequestError` (a malformed cursor), which is the caller's 400.
@@ -175,10 +167,6 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
   const limiter = rateLimit === false ? null : new RateLimiter(rateLimit);
   const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
-  const createWithinLimit = (key: NewKeyRecord, event: KeyEventContext): Promise<boolean> =>
-    keyStore.createWithinLimit !== undefined
-      ? keyStore.createWithinLimit(key, maxKeys, event)
-      : createCounted(keyStore, key, maxKeys, event);
 
   return {
     async mint(principal, mintOptions, request) {
@@ -191,14 +179,14 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const key = generateApiKey(random);
       const createdAt = new Date(now);
       const created = await guard('create', () =>
-        createWithinLimit({
+        keyStore.createWithinLimit({
           id: key.id,
           accountId: principal.accountId,
           prefix: key.prefix,
           name,
           createdAt,
           provenance: provenanceOf(principal),
-        }, eventContextOf('api', principal.claims.sub, request)),
+        }, maxKeys, eventContextOf('api', principal.claims.sub, request)),
       );
       if (!created) throw new KeyLimitError(maxKeys);
       return { apiKey: key.secret, id: key.id, prefix: key.prefix, name, createdAt: createdAt.toISOString() };
@@ -215,7 +203,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       }
       const event = eventContextOf('api', actorOf(principal), request);
       await observeRevocation(id, async (report) => {
-        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, new Date(clock()), event, report));
+        const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, { at: new Date(clock()), event, report }));
         if (!revoked) throw new NotFoundError('no active key with that id');
       });
     },
@@ -229,7 +217,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const event = eventContextOf(context.source, actor, context.request, context.url ?? null);
       const found = ids.filter((id): id is string => id !== null);
       const statuses = await observeRevocationsByValue((report) =>
-        guard('revokeMany', () => revokeIds(keyStore, found, new Date(clock()), event, report)),
+        guard('revokeMany', () => revokeIds(keyStore, found, { at: new Date(clock()), event, report })),
       );
       return ids.map((keyId) =>
         keyId === null ? { keyId: null, status: 'not_a_key' } : { keyId, status: statuses.get(keyId) ?? 'unknown' },
@@ -238,9 +226,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
 
     async events(principal, page) {
       const request = parseKeyEventsPage(page);
-      if (keyStore.listEvents === undefined) return { events: [], next: null };
-      const listEvents = keyStore.listEvents.bind(keyStore);
-      const result = await guard('listEvents', () => listEvents(principal.accountId, request));
+      const result = await guard('listEvents', () => keyStore.listEvents(principal.accountId, request));
       return { events: result.events.map(toKeyEventJson), next: result.next };
     },
   };

@@ -4,7 +4,6 @@ import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
-import { minimalKeyStore } from '../testing/minimal-key-store.js';
 import { createKeyManager } from './create-key-manager.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -94,9 +93,5 @@ describe('KeyManager key events', () => {
     });
     const error = await failure(setup(down).keys.events(alice));
     expect(error).toBeInstanceOf(UnavailableError);
-  });
-
-  it('answers no events for a store without an event log', async () => {
-    expect(await setup(minimalKeyStore(new MemoryKeyStore())).keys.events(alice, { limit: 5 })).toEqual({ events: [], next: null });
   });
 });

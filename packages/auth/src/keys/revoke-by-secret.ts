@@ -1,9 +1,8 @@
 import { isApiKeyFormat } from '../api-key/api-key-format.js';
 import { keyIdOf } from '../api-key/key-id.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import type { KeyEventContext, RequestInfo, RevokeManyStatus } from '../key-store/key-event.js';
-import type { KeyStore, RevocationReceipt } from '../key-store/key-store.js';
-import type { ReportBatchRevocation } from '../diagnostics/observe-revocation.js';
+import type { RequestInfo, RevokeManyStatus } from '../key-store/key-event.js';
+import type { KeyStore, RevokeManyOptions } from '../key-store/key-store.js';
 
 /** Who revokes by value, for the events: `KeyManager.revokeBySecret`'s second argument. */
 export interface RevokeBySecretContext {
@@ -31,29 +30,16 @@ export function keyIdsOfSecrets(secrets: readonly unknown[]): (string | null)[] 
 }
 
 /**
- * Revokes keys by id whatever their account, through `revokeMany`, or, for a store without it, one
- * by one through `findActive` and `revoke` (which cannot tell a key revoked before from an unknown
- * one: both are `'unknown'`). One entry per distinct id. `report` gets the store's receipts: one
- * for the batch (`keyId` `null`) from `revokeMany`, one per key from `revoke`.
+ * Revokes keys by id whatever their account, through the store's `revokeMany`: one entry per
+ * distinct id. `report` gets the store's receipt for the batch.
  */
 export async function revokeIds(
   keyStore: KeyStore,
   ids: readonly string[],
-  at: Date,
-  event: KeyEventContext,
-  report?: ReportBatchRevocation,
+  options: RevokeManyOptions,
 ): Promise<Map<string, RevokeManyStatus>> {
   const statuses = new Map<string, RevokeManyStatus>();
   if (ids.length === 0) return statuses;
-  if (keyStore.revokeMany !== undefined) {
-    const reportBatch = report && ((receipt: RevocationReceipt): void => report(receipt, null));
-    for (const { id, status } of await keyStore.revokeMany(ids, at, event, reportBatch)) statuses.set(id, status);
-    return statuses;
-  }
-  for (const id of new Set(ids)) {
-    const key = await keyStore.findActive(id);
-    const reportKey = report && ((receipt: RevocationReceipt): void => report(receipt, id));
-    statuses.set(id, key !== null && (await keyStore.revoke(key.accountId, id, at, event, reportKey)) ? 'revoked' : 'unknown');
-  }
+  for (const { id, status } of await keyStore.revokeMany(ids, options)) statuses.set(id, status);
   return statuses;
 }

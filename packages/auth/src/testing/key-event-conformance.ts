@@ -18,27 +18,15 @@ const SCANNING: KeyEventContext = {
   url: 'https://github.com/octo/repo/blob/main/.env',
 };
 
-function listEvents(store: KeyStore): NonNullable<KeyStore['listEvents']> {
-  if (typeof store.listEvents !== 'function') {
-    throw new Error('a conforming store implements listEvents (the key event log)');
-  }
-  return store.listEvents.bind(store);
-}
 
-function revokeMany(store: KeyStore): NonNullable<KeyStore['revokeMany']> {
-  if (typeof store.revokeMany !== 'function') {
-    throw new Error('a conforming store implements revokeMany (revocation by value)');
-  }
-  return store.revokeMany.bind(store);
-}
 
 /** Every event of the account, newest first, page after page. */
 async function allEvents(store: KeyStore, accountId: string, limit = 100): Promise<KeyEvent[]> {
   const events: KeyEvent[] = [];
-  let page: KeyEventPage = await listEvents(store)(accountId, { limit });
+  let page: KeyEventPage = await store.listEvents(accountId, { limit });
   events.push(...page.events);
   while (page.next !== null) {
-    page = await listEvents(store)(accountId, { limit, cursor: page.next });
+    page = await store.listEvents(accountId, { limit, cursor: page.next });
     events.push(...page.events);
   }
   return events;
@@ -68,7 +56,7 @@ export function describeKeyEventConformance(
       const limited = sampleKeyRecord({ accountId, name: null });
       const context: KeyEventContext = { source: 'api', actor: 'user_1', ip: '203.0.113.7', userAgent: 'curl/8.5.0', url: null };
       await h.store.create(plain, context);
-      assert.equal(await h.store.createWithinLimit?.(limited, 10, { ...context, ip: null, userAgent: null }), true);
+      assert.equal(await h.store.createWithinLimit(limited, 10, { ...context, ip: null, userAgent: null }), true);
       assert.deepStrictEqual(await allEvents(h.store, accountId), [
         { type: 'minted', keyId: limited.id, prefix: limited.prefix, name: null, at: limited.createdAt, source: 'api', actor: 'user_1', ip: null, userAgent: null, url: null },
         { type: 'minted', keyId: plain.id, prefix: plain.prefix, name: 'plain', at: plain.createdAt, ...context },
@@ -88,7 +76,7 @@ export function describeKeyEventConformance(
       const accountId = freshAccount('refused');
       const key = sampleKeyRecord({ accountId });
       await h.store.create(key);
-      assert.equal(await h.store.createWithinLimit?.(sampleKeyRecord({ accountId }), 1), false);
+      assert.equal(await h.store.createWithinLimit(sampleKeyRecord({ accountId }), 1), false);
       await assert.rejects(h.store.create({ ...key, name: 'again' }));
       assert.deepStrictEqual((await allEvents(h.store, accountId)).map(summary), [
         { type: 'minted', keyId: key.id, source: 'api', actor: key.provenance?.subject },
@@ -102,9 +90,9 @@ export function describeKeyEventConformance(
       await h.store.create(key);
       const at = new Date('2026-04-05T06:07:08.009Z');
       const context: KeyEventContext = { source: 'api', actor: 'user_2', ip: '2001:db8::1', userAgent: 'drops-cli/1.0', url: null };
-      assert.equal(await h.store.revoke('acct_not_the_owner', key.id, at, context), false);
-      assert.equal(await h.store.revoke(accountId, key.id, at, context), true);
-      assert.equal(await h.store.revoke(accountId, key.id, at, context), false);
+      assert.equal(await h.store.revoke('acct_not_the_owner', key.id, { at, event: context }), false);
+      assert.equal(await h.store.revoke(accountId, key.id, { at, event: context }), true);
+      assert.equal(await h.store.revoke(accountId, key.id, { at, event: context }), false);
       const [revoked, ...rest] = await allEvents(h.store, accountId);
       assert.deepStrictEqual(revoked, { type: 'revoked', keyId: key.id, prefix: key.prefix, name: key.name, at, ...context });
       assert.deepStrictEqual(rest.map((e) => e.type), ['minted']);
@@ -164,28 +152,28 @@ export function describeKeyEventConformance(
       const accountId = freshAccount('paging');
       const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId }));
       for (const k of keys) await h.store.create(k, { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
-      await h.store.revoke(accountId, keys[1]!.id, new Date(), { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
-      await h.store.revoke(accountId, keys[3]!.id, new Date(), { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
+      await h.store.revoke(accountId, keys[1]!.id, { at: new Date(), event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null } });
+      await h.store.revoke(accountId, keys[3]!.id, { at: new Date(), event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null } });
       const expected = [
         { type: 'revoked', keyId: keys[3]!.id },
         { type: 'revoked', keyId: keys[1]!.id },
         ...[...keys].reverse().map((k) => ({ type: 'minted', keyId: k.id })),
       ];
-      const whole = await listEvents(h.store)(accountId, { limit: 100 });
+      const whole = await h.store.listEvents(accountId, { limit: 100 });
       assert.equal(whole.next, null);
       assert.deepStrictEqual(whole.events.map(({ type, keyId }) => ({ type, keyId })), expected);
 
-      const pages: KeyEventPage[] = [await listEvents(h.store)(accountId, { limit: 3 })];
+      const pages: KeyEventPage[] = [await h.store.listEvents(accountId, { limit: 3 })];
       while (pages.at(-1)!.next !== null) {
         const next = pages.at(-1)!.next!;
         assert.equal(typeof next, 'string');
-        pages.push(await listEvents(h.store)(accountId, { limit: 3, cursor: next }));
+        pages.push(await h.store.listEvents(accountId, { limit: 3, cursor: next }));
       }
       assert.deepStrictEqual(pages.map((p) => p.events.length), [3, 3, 1]);
       assert.deepStrictEqual(pages.flatMap((p) => p.events.map(({ type, keyId }) => ({ type, keyId }))), expected);
 
       // A full last page: no cursor to an empty page.
-      const exact = await listEvents(h.store)(accountId, { limit: 7 });
+      const exact = await h.store.listEvents(accountId, { limit: 7 });
       assert.deepStrictEqual([exact.events.length, exact.next], [7, null]);
     });
 
@@ -196,17 +184,17 @@ export function describeKeyEventConformance(
       const aliceKey = sampleKeyRecord({ accountId: alice });
       await h.store.create(aliceKey);
       await h.store.create(sampleKeyRecord({ accountId: alice }));
-      await h.store.revoke(alice, aliceKey.id, new Date());
-      const firstPage = await listEvents(h.store)(alice, { limit: 1 });
+      await h.store.revoke(alice, aliceKey.id, { at: new Date() });
+      const firstPage = await h.store.listEvents(alice, { limit: 1 });
       assert.notEqual(firstPage.next, null);
-      assert.deepStrictEqual(await listEvents(h.store)(mallory, { limit: 100 }), { events: [], next: null });
-      assert.deepStrictEqual(await listEvents(h.store)(mallory, { limit: 100, cursor: firstPage.next! }), { events: [], next: null });
+      assert.deepStrictEqual(await h.store.listEvents(mallory, { limit: 100 }), { events: [], next: null });
+      assert.deepStrictEqual(await h.store.listEvents(mallory, { limit: 100, cursor: firstPage.next! }), { events: [], next: null });
     });
 
     it('rejects a malformed cursor with a 400', async () => {
       const h = harness();
       for (const cursor of ['not a cursor', '-1', '1.5', '0x10', '']) {
-        await assert.rejects(listEvents(h.store)(freshAccount('cursor'), { limit: 10, cursor }), (error: { status?: number }) => {
+        await assert.rejects(h.store.listEvents(freshAccount('cursor'), { limit: 10, cursor }), (error: { status?: number }) => {
           assert.equal(error.status, 400, `cursor ${JSON.stringify(cursor)}`);
           return true;
         });
@@ -222,8 +210,8 @@ export function describeKeyEventConformance(
       await h.store.create(other);
       h.store.recordUse(key.id, new Date(), () => ({ ip: '203.0.113.9', userAgent: 'ua' }));
       await h.flushUses?.();
-      await h.store.revoke(accountId, key.id, new Date());
-      await revokeMany(h.store)([other.id], new Date(), SCANNING);
+      await h.store.revoke(accountId, key.id, { at: new Date() });
+      await h.store.revokeMany([other.id], { at: new Date(), event: SCANNING });
       const text = JSON.stringify(await allEvents(h.store, accountId));
       assert.equal(JSON.parse(text).length, 5);
       for (const secret of [key.secret, other.secret]) {
@@ -238,7 +226,7 @@ export function describeKeyEventConformance(
         if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
         const key = sampleKeyRecord({ accountId: freshAccount('persist') });
         await h.store.create(key);
-        await h.store.revoke(key.accountId, key.id, new Date());
+        await h.store.revoke(key.accountId, key.id, { at: new Date() });
         const reopened = await h.reopen();
         assert.deepStrictEqual((await allEvents(reopened, key.accountId)).map((e) => e.type), ['revoked', 'minted']);
       });
@@ -255,9 +243,9 @@ export function describeKeyEventConformance(
       const gone = sampleKeyRecord({ accountId: alice });
       const unknown = generateApiKey().id;
       for (const k of [a, b, gone]) await h.store.create(k);
-      await h.store.revoke(alice, gone.id, new Date());
+      await h.store.revoke(alice, gone.id, { at: new Date() });
       const at = new Date('2026-06-07T08:09:10.011Z');
-      const results = await revokeMany(h.store)([b.id, unknown, a.id, gone.id, b.id], at, SCANNING);
+      const results = await h.store.revokeMany([b.id, unknown, a.id, gone.id, b.id], { at, event: SCANNING });
       assert.deepStrictEqual(results, [
         { id: b.id, status: 'revoked' },
         { id: unknown, status: 'unknown' },
@@ -285,14 +273,14 @@ export function describeKeyEventConformance(
       for (const k of keys) await h.store.create(k);
       const ids = keys.map((k) => k.id);
       const context: KeyEventContext = { source: 'revoke_by_value', actor: null, ip: '192.0.2.1', userAgent: null, url: null };
-      assert.deepStrictEqual((await revokeMany(h.store)(ids, new Date(), context)).map((r) => r.status), ['revoked', 'revoked']);
-      assert.deepStrictEqual((await revokeMany(h.store)(ids, new Date(), context)).map((r) => r.status), ['already_revoked', 'already_revoked']);
+      assert.deepStrictEqual((await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status), ['revoked', 'revoked']);
+      assert.deepStrictEqual((await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status), ['already_revoked', 'already_revoked']);
       assert.deepStrictEqual((await allEvents(h.store, accountId)).map((e) => e.type), ['revoked', 'revoked', 'minted', 'minted']);
     });
 
     it('answers an empty list with an empty list', async () => {
       const h = harness();
-      assert.deepStrictEqual(await revokeMany(h.store)([], new Date(), SCANNING), []);
+      assert.deepStrictEqual(await h.store.revokeMany([], { at: new Date(), event: SCANNING }), []);
     });
 
     it('revokes each key exactly once when calls race', async () => {
@@ -302,9 +290,9 @@ export function describeKeyEventConformance(
       for (const k of keys) await h.store.create(k);
       const ids = keys.map((k) => k.id);
       const runs = await Promise.all([
-        revokeMany(h.store)(ids, new Date(), SCANNING),
-        revokeMany(h.peer ?? h.store)([...ids].reverse(), new Date(), SCANNING),
-        h.store.revoke(accountId, ids[2]!, new Date()),
+        h.store.revokeMany(ids, { at: new Date(), event: SCANNING }),
+        (h.peer ?? h.store).revokeMany([...ids].reverse(), { at: new Date(), event: SCANNING }),
+        h.store.revoke(accountId, ids[2]!, { at: new Date() }),
       ]);
       const revokedBy = (results: { id: string; status: string }[]): string[] =>
         results.filter((r) => r.status === 'revoked').map((r) => r.id);
@@ -322,7 +310,7 @@ export function describeKeyEventConformance(
         await h.store.create(key);
         assert.notEqual(await h.store.findActive(key.id), null);
         assert.notEqual(await peer.findActive(key.id), null);
-        assert.deepStrictEqual(await revokeMany(peer)([key.id], new Date(), SCANNING), [{ id: key.id, status: 'revoked' }]);
+        assert.deepStrictEqual(await peer.revokeMany([key.id], { at: new Date(), event: SCANNING }), [{ id: key.id, status: 'revoked' }]);
         assert.equal(await h.store.findActive(key.id), null);
       });
     }

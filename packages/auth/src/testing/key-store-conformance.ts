@@ -135,7 +135,7 @@ export function describeKeyStoreConformance(
     it('revokes the owner’s key, after which it looks exactly like an unknown one', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), true);
+      assert.equal(await h.store.revoke(key.accountId, key.id, { at: new Date() }), true);
       const revoked = await h.store.findActive(key.id);
       const unknown = await h.store.findActive(generateApiKey().id);
       assert.equal(revoked, null);
@@ -146,16 +146,16 @@ export function describeKeyStoreConformance(
     it('does not revoke another account’s key', async () => {
       const key = sampleKeyRecord({ accountId: 'acct_owner' });
       await h.store.create(key);
-      assert.equal(await h.store.revoke('acct_attacker', key.id, new Date()), false);
+      assert.equal(await h.store.revoke('acct_attacker', key.id, { at: new Date() }), false);
       assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: 'acct_owner' });
     });
 
     it('answers false for revoking twice or an unknown id', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), true);
-      assert.equal(await h.store.revoke(key.accountId, key.id, new Date()), false);
-      assert.equal(await h.store.revoke(key.accountId, generateApiKey().id, new Date()), false);
+      assert.equal(await h.store.revoke(key.accountId, key.id, { at: new Date() }), true);
+      assert.equal(await h.store.revoke(key.accountId, key.id, { at: new Date() }), false);
+      assert.equal(await h.store.revoke(key.accountId, generateApiKey().id, { at: new Date() }), false);
     });
 
     it('hands revoke’s and revokeMany’s report at most one receipt per call, in counts, before resolving (or none)', async () => {
@@ -163,16 +163,14 @@ export function describeKeyStoreConformance(
       const report = (receipt: unknown): void => void receipts.push(receipt);
       const key = sampleKeyRecord();
       await h.store.create(key);
-      assert.equal(await h.store.revoke(key.accountId, key.id, new Date(), undefined, report), true);
+      assert.equal(await h.store.revoke(key.accountId, key.id, { at: new Date(), report }), true);
       assert.ok(receipts.length <= 1, 'at most one receipt from revoke');
-      if (h.store.revokeMany !== undefined) {
-        const other = sampleKeyRecord();
-        await h.store.create(other);
-        const before = receipts.length;
-        const byValue = { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } as const;
-        await h.store.revokeMany([other.id, generateApiKey().id], new Date(), byValue, report);
-        assert.ok(receipts.length - before <= 1, 'at most one receipt from revokeMany');
-      }
+      const other = sampleKeyRecord();
+      await h.store.create(other);
+      const before = receipts.length;
+      const byValue = { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } as const;
+      await h.store.revokeMany([other.id, generateApiKey().id], { at: new Date(), event: byValue, report });
+      assert.ok(receipts.length - before <= 1, 'at most one receipt from revokeMany');
       const resolvedWith = receipts.length;
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(receipts.length, resolvedWith, 'no receipt once the call has resolved');
@@ -197,7 +195,7 @@ export function describeKeyStoreConformance(
       const keys = Array.from({ length: 20 }, () => sampleKeyRecord({ accountId: 'acct_prevoke' }));
       for (const k of keys) await h.store.create(k);
       const results = await Promise.all(
-        keys.flatMap((k) => [h.store.revoke(k.accountId, k.id, new Date()), h.store.revoke(k.accountId, k.id, new Date())]),
+        keys.flatMap((k) => [h.store.revoke(k.accountId, k.id, { at: new Date() }), h.store.revoke(k.accountId, k.id, { at: new Date() })]),
       );
       assert.equal(results.filter(Boolean).length, keys.length);
       const found = await Promise.all(keys.map((k) => h.store.findActive(k.id)));
@@ -205,15 +203,8 @@ export function describeKeyStoreConformance(
     });
 
     describe('createWithinLimit', () => {
-      function createWithinLimit(store: KeyStore): NonNullable<KeyStore['createWithinLimit']> {
-        if (typeof store.createWithinLimit !== 'function') {
-          throw new Error('a conforming store implements createWithinLimit (an atomic limit on active keys per account)');
-        }
-        return store.createWithinLimit.bind(store);
-      }
-
       it('creates below the limit, refuses at it without storing, and a revoke frees a slot', async () => {
-        const create = createWithinLimit(h.store);
+        const create = h.store.createWithinLimit.bind(h.store);
         const keys = Array.from({ length: 3 }, () => sampleKeyRecord({ accountId: 'acct_limit' }));
         for (const k of keys) assert.equal(await create(k, 3), true);
         const over = sampleKeyRecord({ accountId: 'acct_limit' });
@@ -223,7 +214,7 @@ export function describeKeyStoreConformance(
         // Another account has its own count.
         assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit_other' }), 3), true);
         // Revoked keys do not count.
-        assert.equal(await h.store.revoke('acct_limit', keys[0]!.id, new Date()), true);
+        assert.equal(await h.store.revoke('acct_limit', keys[0]!.id, { at: new Date() }), true);
         assert.equal(await create(over, 3), true);
         assert.deepStrictEqual(await h.store.findActive(over.id), { id: over.id, accountId: 'acct_limit' });
         assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3), false);
@@ -231,12 +222,12 @@ export function describeKeyStoreConformance(
 
       it('rejects a duplicate id as create does', async () => {
         const key = sampleKeyRecord({ accountId: 'acct_limit_dup' });
-        assert.equal(await createWithinLimit(h.store)(key, 10), true);
-        await assert.rejects(createWithinLimit(h.store)({ ...key, accountId: 'acct_limit_dup2' }, 10));
+        assert.equal(await h.store.createWithinLimit(key, 10), true);
+        await assert.rejects(h.store.createWithinLimit({ ...key, accountId: 'acct_limit_dup2' }, 10));
       });
 
       it('never lets concurrent creates pass the limit', async () => {
-        const create = createWithinLimit(h.store);
+        const create = h.store.createWithinLimit.bind(h.store);
         // One slot left: of 12 racing creates exactly one may take it.
         for (let i = 0; i < 4; i++) await h.store.create(sampleKeyRecord({ accountId: 'acct_race' }));
         const racers = Array.from({ length: 12 }, () => sampleKeyRecord({ accountId: 'acct_race' }));
@@ -251,7 +242,7 @@ export function describeKeyStoreConformance(
           if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
           const racers = Array.from({ length: 16 }, () => sampleKeyRecord({ accountId: 'acct_race_shared' }));
           const results = await Promise.all(
-            racers.map((k, i) => createWithinLimit(i % 2 === 0 ? h.store : peer)(k, 3)),
+            racers.map((k, i) => (i % 2 === 0 ? h.store : peer).createWithinLimit(k, 3)),
           );
           assert.equal(results.filter(Boolean).length, 3);
           assert.equal((await h.store.listByAccount('acct_race_shared')).length, 3);
@@ -285,7 +276,7 @@ export function describeKeyStoreConformance(
       await h.store.create(key);
       assert.notEqual(await peer.findActive(key.id), null);
       assert.notEqual(await h.store.findActive(key.id), null);
-      assert.equal(await peer.revoke(key.accountId, key.id, new Date()), true);
+      assert.equal(await peer.revoke(key.accountId, key.id, { at: new Date() }), true);
       assert.equal(await h.store.findActive(key.id), null);
     });
     }
@@ -299,7 +290,7 @@ export function describeKeyStoreConformance(
       const revoked = sampleKeyRecord();
       await h.store.create(kept);
       await h.store.create(revoked);
-      await h.store.revoke(revoked.accountId, revoked.id, new Date());
+      await h.store.revoke(revoked.accountId, revoked.id, { at: new Date() });
       const reopened = await h.reopen();
       assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId });
       assert.equal(await reopened.findActive(revoked.id), null);

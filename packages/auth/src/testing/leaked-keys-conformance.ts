@@ -11,7 +11,7 @@ import { createGitHubSecretScanning } from '../secret-scanning/create-github-sec
 import type { ConformanceTestApi } from './key-store-conformance.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
 import { LocalSecretScanningKeys } from './local-secret-scanning-keys.js';
-import { minimalKeyStore } from './minimal-key-store.js';
+import { delegatingKeyStore } from './delegating-key-store.js';
 import { sendRawRequest, wireSnapshotOf, type RawResponse } from './raw-http.js';
 import { snapshotOf, UNIFORM_401 } from './uniform-401.js';
 
@@ -248,7 +248,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
       it('answers 503 with Retry-After, never 202, when the key store cannot revoke', async () => {
         const memory = new MemoryKeyStore();
         const down = (): Promise<never> => Promise.reject(new Error('the database is down'));
-        const broken: KeyStore = { ...minimalKeyStore(memory), revoke: down, revokeMany: down };
+        const broken: KeyStore = delegatingKeyStore(memory, { revoke: down, revokeMany: down });
         const base = await start({}, broken);
         const key = await mint(base, owner);
         const res = await fetch(`${base}/credentials/revoke`, { method: 'POST', headers: JSON_HEADERS, body: revokeBody([key.apiKey]) });

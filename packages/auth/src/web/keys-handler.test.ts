@@ -138,7 +138,17 @@ describe('keysHandler on a plain fetch server', () => {
 
   it('answers 503 with Retry-After, never 401, when the key store is down', async () => {
     const down = (): Promise<never> => Promise.reject(new Error('db down'));
-    const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+    const broken: KeyStore = {
+      create: down,
+      createWithinLimit: down,
+      findActive: down,
+      listByAccount: down,
+      revoke: down,
+      revokeMany: down,
+      listEvents: down,
+      recordUse: () => {},
+      close: () => Promise.resolve(),
+    };
     const handler = handlerFor(broken);
     const token = bearer(idp.mintIdToken({ sub: 'u-503' }));
     for (const request of [

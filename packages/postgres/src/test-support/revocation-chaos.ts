@@ -8,7 +8,7 @@ import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
-import type { RevocationWait } from '../wait-for-acknowledgements.js';
+import type { RevocationWait } from '../lease/wait-for-acknowledgements.js';
 
 /** What {@link runRevocationChaos} is given. */
 export interface ChaosOptions {
@@ -158,7 +158,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       proxy,
       alive: true,
       findActive: async (id) => store.findActive(id),
-      revoke: (accountId, id) => store.revoke(accountId, id, new Date()),
+      revoke: (accountId, id) => store.revoke(accountId, id, { at: new Date() }),
       create: (key) => store.create(key),
       async kill() {
         await proxy.close();

@@ -1,16 +1,16 @@
 import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from './from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
-import { openPostgres } from './open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
-import type { Queryable } from './queryable.js';
+import { fromPgPool } from '../from-pg-pool.js';
+import { KEYS_TABLE, migrateKeyStore } from '../key-store-migrations.js';
+import { openPostgres } from '../open-postgres.js';
+import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
+import type { Queryable } from '../queryable.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
-import { cachedOn } from './test-support/cached-on.js';
-import { countingQueryable } from './test-support/counting-queryable.js';
-import { eventually } from './test-support/eventually.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { cachedOn } from '../test-support/cached-on.js';
+import { countingQueryable } from '../test-support/counting-queryable.js';
+import { eventually } from '../test-support/eventually.js';
+import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 import type { RevocationWait } from './wait-for-acknowledgements.js';
 
 // docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it
@@ -91,7 +91,7 @@ describe('the lease-coherent key cache', () => {
       const key = sampleKeyRecord({ accountId: 'acct_ab' });
       await a.create(key);
       await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id), cachedOn(c, key.id)]);
-      expect(await a.revoke('acct_ab', key.id, new Date())).toBe(true);
+      expect(await a.revoke('acct_ab', key.id, { at: new Date() })).toBe(true);
       // No wait, no retry: B and C refuse it now.
       expect(await b.findActive(key.id)).toBeNull();
       expect(await c.findActive(key.id)).toBeNull();
@@ -105,9 +105,9 @@ describe('the lease-coherent key cache', () => {
     const a = await store();
     const key = sampleKeyRecord({ accountId: 'acct_twice' });
     await a.create(key);
-    expect(await a.revoke('acct_twice', key.id, new Date())).toBe(true);
-    expect(await a.revoke('acct_twice', key.id, new Date())).toBe(false);
-    expect(await a.revoke('acct_other', key.id, new Date())).toBe(false);
+    expect(await a.revoke('acct_twice', key.id, { at: new Date() })).toBe(true);
+    expect(await a.revoke('acct_twice', key.id, { at: new Date() })).toBe(false);
+    expect(await a.revoke('acct_other', key.id, { at: new Date() })).toBe(false);
   });
 
   it('an operator revoking in SQL (drops_auth_revoke_key) goes through the same path', async () => {
@@ -137,7 +137,7 @@ describe('the lease-coherent key cache', () => {
     await a.create(key);
     await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
     proxy.stall();
-    expect(await a.revoke('acct_partition', key.id, new Date())).toBe(true);
+    expect(await a.revoke('acct_partition', key.id, { at: new Date() })).toBe(true);
     // B could not hear the revocation: the revoke waited for B's lease to expire instead.
     expect(waits).toEqual([expect.objectContaining({ expired: 1, acknowledged: 1 })]);
     // B's lease lapsed before its row expired: B asks the database, which it cannot reach: 503.
@@ -162,7 +162,7 @@ describe('the lease-coherent key cache', () => {
     for (const { pid } of rows) await direct.query('select pg_terminate_backend($1)', [pid]);
     // A 60 s lease would hold this revoke for a minute (past the test's timeout); the new sessions
     // delete the old rows.
-    expect(await a.revoke('acct_listen', key.id, new Date())).toBe(true);
+    expect(await a.revoke('acct_listen', key.id, { at: new Date() })).toBe(true);
     expect(await b.findActive(key.id)).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import type { CoherentKeyCache } from './coherent-key-cache.js';
-import type { DedicatedSession } from './dedicated-session.js';
-import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from './key-store-migrations.js';
+import type { DedicatedSession } from '../dedicated-session.js';
+import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 
 const SQL = {
@@ -114,7 +114,10 @@ export class RevocationListener {
       if (channel !== REVOCATIONS_CHANNEL) return;
       const colon = payload.indexOf(':');
       const revision = Number(payload.slice(0, colon));
-      o.cache.drop(payload.slice(colon + 1));
+      const id = payload.slice(colon + 1);
+      // '*': the key table was truncated.
+      if (id === '*') o.cache.dropAll();
+      else o.cache.drop(id);
       if (revision > processed) processed = revision;
       this.#wake?.(); // acknowledge now
     });

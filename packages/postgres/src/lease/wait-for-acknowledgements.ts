@@ -1,5 +1,5 @@
-import { LEASES_TABLE } from './key-store-migrations.js';
-import type { Queryable } from './queryable.js';
+import { LEASES_TABLE } from '../key-store-migrations.js';
+import type { Queryable } from '../queryable.js';
 
 /**
  * How a revocation's wait went (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): passed to `onRevocationWait`, ready to

@@ -1,5 +1,5 @@
 import type { ActiveKey } from '@drops/auth';
-import { ActiveKeyCache } from './active-key-cache.js';
+import { ActiveKeyCache } from '../active-key-cache.js';
 
 /**
  * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
@@ -50,6 +50,11 @@ export class CoherentKeyCache {
   /** A revocation of `id` was announced (or is under way here): drop it, invalidate reads in flight. */
   drop(id: string): void {
     this.#keys.drop(id);
+  }
+
+  /** Every key went at once (the table was truncated): drop them all, invalidate reads in flight; the lease holds. */
+  dropAll(): void {
+    this.#keys.clear();
   }
 
   /** The lease is lost (session failed, deadline passed, store closing): empty, answer nothing. */

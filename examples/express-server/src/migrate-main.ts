@@ -1,0 +1,18 @@
+// `pnpm run migrate`: the reference server's migrations (the key store's and its own tables) as a
+// deploy step, for a runtime that starts with DATABASE_MIGRATE=off.
+import { openPostgres } from '@drops/auth-postgres';
+import { migrateDatabase } from './db/open-database.js';
+
+const url = process.env['DATABASE_URL'];
+if (url === undefined || url === '') {
+  process.stderr.write('migrate: set DATABASE_URL\n');
+  process.exitCode = 2;
+} else {
+  const db = await openPostgres({ connectionString: url, maxConnections: 1 });
+  try {
+    await migrateDatabase(db);
+    process.stdout.write('migrated\n');
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Runs the built `drops-auth-postgres` binary (`dist/cli.js`; `pnpm build` first) against real
+ * databases: migrations as a deploy step (idempotent, concurrent), `status`, the `sql` script
+ * applied with psql and recognised by everything after it, and `grant` for a runtime role that
+ * can create nothing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { sampleKeyRecord } from '@drops/auth/testing/conformance';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyStoreMigrations } from '../key-store-migrations.js';
+import { openPostgresKeyStore } from '../open-key-store.js';
+import { ADMIN_URL, freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const LATEST = keyStoreMigrations.length;
+const databases: FreshDatabase[] = [];
+const roles: string[] = [];
+
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    for (const role of roles) await admin.query(`drop role if exists ${role}`);
+  } finally {
+    await admin.end();
+  }
+});
+
+async function fresh(label: string): Promise<FreshDatabase> {
+  const database = await freshDatabase(`cli_${label}`);
+  databases.push(database);
+  return database;
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The binary itself under Node (no wrapper), the database in DATABASE_URL unless given. */
+function bin(args: readonly string[], databaseUrl?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, DATABASE_URL: databaseUrl ?? '' };
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function recordedVersions(database: FreshDatabase): Promise<number[]> {
+  const pool = database.pool();
+  const { rows } = await pool.query<{ version: number }>(`select version from drops_schema_migrations where namespace = 'drops_auth_keys' order by version`);
+  await pool.end();
+  return rows.map((r) => r.version);
+}
+
+describe('drops-auth-postgres', () => {
+  it('migrate applies every migration once, then nothing; status then exits 0', async () => {
+    const database = await fresh('migrate');
+    const first = await bin(['migrate'], database.url);
+    expect(first).toMatchObject({ code: 0, stdout: `applied ${keyStoreMigrations.map((m) => m.version).join(', ')}\n` });
+    expect(await bin(['migrate', '--database-url', database.url])).toMatchObject({ code: 0, stdout: 'up to date: nothing to apply\n' });
+    const status = await bin(['status'], database.url);
+    expect(status.code).toBe(0);
+    expect(status.stdout.split('\n').filter((l) => l.startsWith('applied'))).toHaveLength(LATEST);
+  });
+
+  it('migrate run by several deploy jobs at once applies each migration exactly once', async () => {
+    const database = await fresh('concurrent');
+    const runs = await Promise.all([1, 2, 3].map(() => bin(['migrate'], database.url)));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(runs.filter((r) => r.stdout.startsWith('applied'))).toHaveLength(1);
+    expect(await recordedVersions(database)).toEqual(keyStoreMigrations.map((m) => m.version));
+  });
+
+  it('status exits 1 on a fresh database; the sql script applied with psql is recognised by status, migrate and the store', async () => {
+    const database = await fresh('sql');
+    const before = await bin(['status'], database.url);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain(`${LATEST} pending: run drops-auth-postgres migrate`);
+    const script = await bin(['sql']);
+    expect(script.code).toBe(0);
+    const psql = spawnSync('psql', [database.url, '-q', '-v', 'ON_ERROR_STOP=1'], { input: script.stdout, encoding: 'utf8' });
+    expect(psql.stderr).toBe('');
+    expect(psql.status).toBe(0);
+    expect((await bin(['status'], database.url)).code).toBe(0);
+    expect(await bin(['migrate'], database.url)).toMatchObject({ code: 0, stdout: 'up to date: nothing to apply\n' });
+    for (const migrate of [false, true]) {
+      const store = await openPostgresKeyStore({ connectionString: database.url, migrate });
+      const key = sampleKeyRecord({ accountId: 'acct_sql' });
+      await store.create(key);
+      expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql' });
+      await store.close();
+    }
+  });
+
+  it('sql --from N prints only the migrations from N, still recorded', async () => {
+    const { stdout, code } = await bin(['sql', '--from', String(LATEST)]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`-- drops_auth_keys: migrations ${LATEST}\n`);
+    expect(stdout).toContain(`values ('drops_auth_keys', ${LATEST}, `);
+    expect(stdout).not.toContain(`values ('drops_auth_keys', ${LATEST - 1}, `);
+    expect((await bin(['sql', '--from', 'x'])).code).toBe(2);
+  });
+
+  it('openPostgresKeyStore({ migrate: false }) on an empty or older database refuses, naming drops-auth-postgres migrate, and creates nothing', async () => {
+    const database = await fresh('refuse');
+    await expect(openPostgresKeyStore({ connectionString: database.url, migrate: false })).rejects.toThrow(/drops-auth-postgres migrate/);
+    const pool = database.pool();
+    expect((await pool.query(`select to_regclass('drops_auth_keys') as t`)).rows).toEqual([{ t: null }]);
+    await pool.end();
+  });
+
+  it('grant gives a role what the store needs and nothing that creates: mint, use and revoke as that role', async () => {
+    const database = await fresh('grant');
+    const role = `drops_rt_${randomBytes(4).toString('hex')}`;
+    roles.push(role);
+    const admin = database.pool();
+    await admin.query(`create role ${role} login`);
+    await admin.query(`revoke create on schema public from public`);
+    expect((await bin(['grant', role], database.url)).code).toBe(1); // nothing to grant on before migrate
+    expect((await bin(['migrate'], database.url)).code).toBe(0);
+    expect(await bin(['grant', role], database.url)).toMatchObject({ code: 0 });
+    const asRole = new URL(database.url);
+    asRole.username = role;
+    const store = await openPostgresKeyStore({ connectionString: asRole.toString(), migrate: false });
+    const peer = await openPostgresKeyStore({ connectionString: asRole.toString(), migrate: false });
+    try {
+      const key = sampleKeyRecord({ accountId: 'acct_role' });
+      expect(await store.createWithinLimit(key, 10)).toBe(true);
+      expect(await peer.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_role' });
+      store.recordUse(key.id, new Date());
+      expect(await store.revoke('acct_role', key.id, { at: new Date() })).toBe(true);
+      expect(await peer.findActive(key.id)).toBeNull();
+      expect((await peer.listEvents('acct_role', { limit: 5 })).events.map((e) => e.type)).toEqual(['revoked', 'minted']);
+    } finally {
+      await Promise.all([store.close(), peer.close()]);
+    }
+    const runtime = new pg.Client({ connectionString: asRole.toString() });
+    await runtime.connect();
+    try {
+      await expect(runtime.query('create table mischief (id int)')).rejects.toThrow(/permission denied/);
+      await expect(runtime.query('alter table drops_auth_keys add column mischief int')).rejects.toThrow(/must be owner/);
+    } finally {
+      await runtime.end();
+    }
+    await admin.end();
+  });
+
+  it('refuses a command without a database, an unknown command, and never prints the URL', async () => {
+    expect((await bin(['status'])).code).toBe(2);
+    expect((await bin(['frobnicate'], 'postgres://u:s3cret@127.0.0.1:1/none')).code).toBe(2);
+    const down = await bin(['status'], 'postgres://u:s3cret@127.0.0.1:1/none');
+    expect(down.code).toBe(1);
+    expect(down.stdout + down.stderr).not.toContain('s3cret');
+  });
+});

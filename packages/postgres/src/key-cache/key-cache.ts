@@ -1,0 +1,39 @@
+import type { ActiveKey } from '@drops/auth';
+
+/**
+ * Where a {@link PostgresKeyStore} keeps active keys it found, so a key that authenticated once
+ * costs no query: the one seam between the store and its cache strategy. Three implement it: none
+ * (every lookup a query), in-process (PGlite: only this process changes the data) and leased
+ * (PostgreSQL: keys kept under a lease, revocations announced and acknowledged; `../lease/`).
+ * @internal
+ */
+export interface KeyCache {
+  /** The key, when it may be answered from memory now; `undefined`: ask the database. */
+  get(id: string): ActiveKey | undefined;
+  /** Taken before a lookup's query and handed back to {@link remember}. */
+  readonly generation: number;
+  /** Keeps a key read at `generation`, unless a key was dropped (or the lease changed) since. */
+  remember(key: ActiveKey, generation: number): void;
+  /** A revocation of `id` is under way here: no lookup answers it from memory from now on. */
+  drop(id: string): void;
+  /** A lookup failed: the database may be gone, so nothing kept is trusted. */
+  failed(): void;
+  /** Resolves at the next acknowledgement of a revocation by any instance (never, when unheard). */
+  nextAcknowledgement(): Promise<void>;
+  /** Longest pause between two checks of a revocation's wait, in ms. */
+  readonly maxPollMs: number;
+  /** Stops (releasing a lease); nothing is answered from memory afterwards. */
+  close(): Promise<void>;
+}
+
+/** No cache: every lookup is a query; a revocation's wait polls. @internal */
+export const noKeyCache: KeyCache = Object.freeze({
+  get: () => undefined,
+  generation: 0,
+  remember: () => {},
+  drop: () => {},
+  failed: () => {},
+  nextAcknowledgement: () => new Promise<void>(() => {}),
+  maxPollMs: 25,
+  close: () => Promise.resolve(),
+});

@@ -1,0 +1,37 @@
+import { activeKeyCacheOf } from '../active-key-cache.js';
+import { LeasedKeyCache } from '../lease/leased-key-cache.js';
+import type { LeaseTiming } from '../lease/lease.js';
+import type { Queryable } from '../queryable.js';
+import { InProcessKeyCache } from './in-process-key-cache.js';
+import { noKeyCache, type KeyCache } from './key-cache.js';
+
+/** What {@link openKeyCache} chooses from. @internal */
+export interface KeyCacheSettings {
+  readonly db: Queryable;
+  readonly maxCachedKeys: number;
+  /** `false`: no lease on PostgreSQL (the `cache` option). */
+  readonly leased: boolean;
+  readonly timing: LeaseTiming;
+  readonly monotonicNow: () => number;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * The store's one cache: in-process on PGlite, leased on PostgreSQL (when the database can open a
+ * dedicated session), else none; none too when `maxCachedKeys` is 0.
+ * @internal
+ */
+export function openKeyCache(settings: KeyCacheSettings): KeyCache {
+  const { db, maxCachedKeys } = settings;
+  if (maxCachedKeys === 0) return noKeyCache;
+  if (db.inProcess !== undefined) return new InProcessKeyCache(activeKeyCacheOf(db.inProcess.engine, maxCachedKeys), db.inProcess);
+  const openSession = db.openSession;
+  if (!settings.leased || openSession === undefined) return noKeyCache;
+  return new LeasedKeyCache({
+    ...settings.timing,
+    capacity: maxCachedKeys,
+    openSession,
+    monotonicNow: settings.monotonicNow,
+    onError: settings.onError,
+  });
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { ActiveKey } from '@drops/auth';
+import type { DedicatedSession } from '../dedicated-session.js';
+import type { KeyCache } from '../key-cache/key-cache.js';
+import { CoherentKeyCache } from './coherent-key-cache.js';
+import { renewalIntervalMs, type LeaseTiming } from './lease.js';
+import { RevocationListener } from './revocation-listener.js';
+
+/** What a {@link LeasedKeyCache} needs. @internal */
+export interface LeasedKeyCacheOptions extends LeaseTiming {
+  readonly capacity: number;
+  readonly openSession: () => Promise<DedicatedSession>;
+  readonly monotonicNow: () => number;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * The cache on PostgreSQL (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md):
+ * keys answer from memory only under this instance's lease, which a {@link RevocationListener}
+ * holds on a dedicated session; announced revocations drop their key, and every instance's
+ * acknowledgement wakes the revokers waiting here.
+ * @internal
+ */
+export class LeasedKeyCache implements KeyCache {
+  readonly #keys: CoherentKeyCache;
+  readonly #listener: RevocationListener;
+  readonly #acknowledgements = new Set<() => void>();
+  readonly maxPollMs: number;
+
+  constructor(options: LeasedKeyCacheOptions) {
+    this.#keys = new CoherentKeyCache(options.capacity, options.monotonicNow);
+    this.maxPollMs = Math.min(250, renewalIntervalMs(options));
+    this.#listener = new RevocationListener({
+      leaseMs: options.leaseMs,
+      marginMs: options.marginMs,
+      openSession: options.openSession,
+      cache: this.#keys,
+      instanceId: randomUUID(),
+      monotonicNow: options.monotonicNow,
+      onAcknowledgement: () => {
+        const waiting = [...this.#acknowledgements];
+        this.#acknowledgements.clear();
+        for (const wake of waiting) wake();
+      },
+      onError: options.onError,
+    });
+  }
+
+  get generation(): number {
+    return this.#keys.generation;
+  }
+
+  get(id: string): ActiveKey | undefined {
+    return this.#keys.get(id);
+  }
+
+  /** Kept only if no revocation, lapse or new lease happened since the query was sent. */
+  remember(key: ActiveKey, generation: number): void {
+    this.#keys.remember(key, generation);
+  }
+
+  drop(id: string): void {
+    this.#keys.drop(id);
+  }
+
+  /** A failed lookup says nothing of the lease: the lease's own session decides when it lapses. */
+  failed(): void {}
+
+  nextAcknowledgement(): Promise<void> {
+    return new Promise((resolve) => this.#acknowledgements.add(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.#keys.lapse();
+    await this.#listener.close();
+  }
+}

@@ -1,0 +1,121 @@
+import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+
+/**
+ * First half of the two-int advisory lock key that serialises one account's mints (the second is
+ * a hash of the account id). The two-int key space is apart from `migrate()`'s bigint lock.
+ */
+const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
+
+const KEY_COLUMNS = 'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time';
+const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
+
+/** Every statement of {@link PostgresKeyStore}. @internal */
+export const SQL = {
+  // The key and its 'minted' event: one statement, so one transaction.
+  create: `with k as (
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)
+      returning id, account_id, prefix, name, created_at
+    )
+    insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+    select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
+  // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
+  // by a statement that starts once the lock is held, sees every earlier mint committed.
+  lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
+  // Insert only below the limit (the count reads the partial index of active keys by account),
+  // with its 'minted' event when it inserts.
+  createWithinLimit: `with k as (
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS})
+      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz
+      where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
+      returning id, account_id, prefix, name, created_at
+    ), minted as (
+      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+      select account_id, id, 'minted', prefix, name, created_at, $10::text, $11::text, $12::text, $13::text, $14::text from k
+    )
+    select id from k`,
+  // The hot path: one lookup in the partial index of active keys (migration 2), which holds
+  // account_id: revoked and unknown ids take this same query and the same work.
+  findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
+  list: `select id, prefix, name, created_at, last_used_at from ${KEYS_TABLE}
+    where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
+  // Every revocation takes this path: revoked_at, a new revision, its NOTIFY and the 'revoked'
+  // event, one transaction.
+  revoke: `select revoked, revision from ${REVOKE_KEY_FUNCTION}($2, $1, $3, $4, $5, $6, $7, $8)`,
+  // Before a batch of revocations: its keys locked in id order, so the batch never waits for a key
+  // while it holds the revision row (every revocation locks its key, then that row): no deadlock
+  // with single revocations, other batches or last-use writes (which lock in the same order).
+  lockKeys: `select id from ${KEYS_TABLE} where id = any($1::text[]) order by id for update`,
+  // One row per id that is a key: revoked now (true) or before (false), and the revision to wait for.
+  revokeMany: `select r.id, f.revoked, f.revision
+    from unnest($1::text[]) with ordinality as r(id, n)
+    cross join lateral ${REVOKE_KEY_FUNCTION}(r.id, null, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text) f
+    order by r.n`,
+  // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
+  // Ordered by the column, qualified: a bare `seq` would be the text output column ("9" > "12").
+  listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url
+    from ${KEY_EVENTS_TABLE}
+    where account_id = $1 and seq < coalesce($2::bigint, 9223372036854775807)
+    order by ${KEY_EVENTS_TABLE}.seq desc limit $3`,
+  // First uses: with the keys of the batch locked (lockKeys), the rows still without a last use get
+  // their 'first_used' event; the same statement writes the times, forward only (a use older than
+  // the one stored changes nothing). Both parts read the rows as they were before it.
+  recordUses: `with u as (
+      select * from unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[]) as u(id, at, ip, user_agent)
+    ), first_used as (
+      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+      select k.account_id, k.id, 'first_used', k.prefix, k.name, u.at, 'api', k.id, u.ip, u.user_agent, null
+      from u join ${KEYS_TABLE} k on k.id = u.id
+      where k.last_used_at is null
+    )
+    update ${KEYS_TABLE} as k set last_used_at = u.at
+    from u
+    where k.id = u.id and (k.last_used_at is null or k.last_used_at < u.at)`,
+} as const;
+
+/** What a store writes when a caller gives no event context: the API, no actor known. @internal */
+export const UNATTRIBUTED: KeyEventContext = { source: 'api', actor: null, ip: null, userAgent: null, url: null };
+
+/** The key row's parameters ($1 to $8 of `create` and `createWithinLimit`). */
+export function keyParams(key: NewKeyRecord): unknown[] {
+  const p = key.provenance;
+  return [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null];
+}
+
+/** The `'minted'` event's context: the one given, else the API with the minting subject as actor. */
+export function mintedContext(key: NewKeyRecord, event: KeyEventContext | undefined): KeyEventContext {
+  return event ?? { ...UNATTRIBUTED, actor: key.provenance?.subject ?? null };
+}
+
+export function eventParams(event: KeyEventContext): unknown[] {
+  return [event.source, event.actor, event.ip, event.userAgent, event.url];
+}
+
+export interface EventRow {
+  seq: string;
+  key_id: string;
+  type: KeyEventType;
+  prefix: string;
+  name: string | null;
+  at: Date;
+  source: KeyEventSource;
+  actor: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  url: string | null;
+}
+
+export function eventOf(row: EventRow): KeyEvent {
+  return {
+    type: row.type,
+    keyId: row.key_id,
+    prefix: row.prefix,
+    name: row.name,
+    at: new Date(row.at),
+    source: row.source,
+    actor: row.actor,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    url: row.url,
+  };
+}

@@ -1,0 +1,66 @@
+// Expand/contract upgrades (docs/postgres.md, "Upgrading"): the next migration is applied while
+// instances built on the previous level keep authenticating and revoking, with no failure and no
+// key accepted after its revocation resolved. Here: migration 5 (the revocation trigger) under
+// stores running on a database at level 4.
+import { sampleKeyRecord } from '@drops/auth/testing/conformance';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromPgPool } from './from-pg-pool.js';
+import { KEY_STORE_NAMESPACE, KEYS_TABLE, keyStoreMigrations, migrateKeyStore } from './key-store-migrations.js';
+import { migrate } from './migrate.js';
+import { PostgresKeyStore } from './postgres-key-store.js';
+import type { Queryable } from './queryable.js';
+import { cachedOn } from './test-support/cached-on.js';
+import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+
+let database: FreshDatabase;
+let deploy: Queryable;
+let a: PostgresKeyStore;
+let b: PostgresKeyStore;
+
+beforeAll(async () => {
+  database = await freshDatabase('upgrade');
+  deploy = fromPgPool(database.pool());
+  const previous = keyStoreMigrations.filter((m) => m.version < keyStoreMigrations.length);
+  await migrate(deploy, { namespace: KEY_STORE_NAMESPACE, migrations: previous });
+  a = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
+  b = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
+});
+
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await deploy?.close();
+  await database?.drop();
+});
+
+describe('applying the next migration under running instances', () => {
+  it('keeps them authenticating and revoking: no failure, no key accepted once its revoke resolved', async () => {
+    const keys = Array.from({ length: 24 }, () => sampleKeyRecord({ accountId: 'acct_upgrade' }));
+    for (const key of keys) {
+      await a.create(key);
+      await cachedOn(a, key.id);
+      await cachedOn(b, key.id);
+    }
+    const revoked = keys.slice(0, 12);
+    const kept = keys.slice(12);
+    const traffic = revoked.map(async (key, i) => {
+      const [revoker, other] = i % 2 === 0 ? [a, b] : [b, a];
+      expect(await revoker.revoke('acct_upgrade', key.id, { at: new Date() })).toBe(true);
+      expect(await other.findActive(key.id)).toBeNull();
+      expect(await revoker.findActive(key.id)).toBeNull();
+      for (const k of kept) expect(await other.findActive(k.id)).toEqual({ id: k.id, accountId: 'acct_upgrade' });
+    });
+    const [upgrade] = await Promise.all([migrateKeyStore(deploy), ...traffic]);
+    expect(upgrade).toEqual({ applied: [keyStoreMigrations.length] });
+
+    // At the new level, a plain-SQL revocation reaches the instances that were running before it.
+    await deploy.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [kept[0]!.id]);
+    const { rows } = await deploy.query<{ revision: string }>('select revision from drops_auth_revision');
+    for (;;) {
+      const pending = await deploy.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
+      if (pending.rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await a.findActive(kept[0]!.id)).toBeNull();
+    expect(await b.findActive(kept[0]!.id)).toBeNull();
+  });
+});
