@@ -1,4 +1,6 @@
-import { base64UrlDecode, importRsaPublicKey, type PublicKey } from '../platform/runtime-crypto.js';
+import type { JwksKeySkipReason } from '../diagnostics/diagnostics-messages.js';
+import { importRsaPublicKey, type PublicKey } from '../platform/runtime-crypto.js';
+import { untrustedRsaKeyReason, untrustedUsageReason } from './untrusted-key-reason.js';
 
 /** A key set imported into public keys (`KeyObject`s on Node, `CryptoKey`s elsewhere), by `kid`. */
 export interface ImportedKey {
@@ -7,30 +9,24 @@ export interface ImportedKey {
   readonly fingerprint: string;
 }
 
-/** RSA keys shorter than this are ignored. */
-const MIN_MODULUS_BITS = 2048;
-
-/** The bit length of a base64url big-endian modulus, read from its bytes the same way on every runtime. */
-function modulusBits(n: string): number {
-  const bytes = base64UrlDecode(n);
-  let first = 0;
-  while (first < bytes.length && bytes[first] === 0) first++;
-  if (first === bytes.length) return 0;
-  return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]!));
-}
+/** Told of each key left out of a key set, and why (see `JwksKeySkipReason`). */
+export type OnKeySkipped = (kid: string, reason: JwksKeySkipReason) => void;
 
 /**
- * Imports the RS256-capable keys of a JWKS document: RSA keys with `use` `sig` (or none), `alg`
- * `RS256` (or none), a `kid`, and a modulus of at least 2048 bits. Other keys are skipped; a
- * document that is not a key set, or holds no usable key, rejects (the caller treats that as the
- * provider being unavailable, never as a bad token). Asynchronous because Web Crypto imports
- * keys asynchronously; it runs once per key set fetch, never per token.
+ * Imports the RS256-capable keys of a JWKS document: RSA keys with `use` `sig` (or none),
+ * `key_ops` holding `verify` (or none), `alg` `RS256` (or none), a `kid`, a modulus of at least
+ * 2048 bits without the ROCA fingerprint, and the exponent 65537. Other keys are skipped (each one
+ * told to `onSkipped`) and never stop the good keys beside them from working; a document that is
+ * not a key set, or holds no usable key, rejects (the caller treats that as the provider being
+ * unavailable, never as a bad token). Asynchronous because Web Crypto imports keys
+ * asynchronously; it runs once per key set fetch, never per token.
  *
  * `previous` lets an unchanged key keep its imported key, which the repeat-token cache compares.
  */
 export async function importJwks(
   document: unknown,
   previous?: ReadonlyMap<string, ImportedKey>,
+  onSkipped: OnKeySkipped = () => {},
 ): Promise<Map<string, ImportedKey>> {
   const list = (document as { keys?: unknown } | null)?.keys;
   if (typeof document !== 'object' || document === null || !Array.isArray(list)) {
@@ -39,22 +35,38 @@ export async function importJwks(
   const keys = new Map<string, ImportedKey>();
   for (const jwk of list as unknown[]) {
     if (typeof jwk !== 'object' || jwk === null) continue;
-    const { kty, use, alg, kid, n, e } = jwk as Record<string, unknown>;
-    if (kty !== 'RSA' || (use !== undefined && use !== 'sig')) continue;
-    if (alg !== undefined && alg !== 'RS256') continue;
-    if (typeof kid !== 'string' || kid.length === 0 || typeof n !== 'string' || typeof e !== 'string') continue;
+    const fields = jwk as Record<string, unknown>;
+    const { kty, alg, kid, n, e } = fields;
+    if (typeof kid !== 'string' || kid.length === 0) continue;
     if (keys.has(kid)) continue; // a duplicated kid: the first one wins, as in jose
-    if (!BASE64URL.test(n) || !BASE64URL.test(e) || modulusBits(n) < MIN_MODULUS_BITS) continue;
+    const usage = untrustedUsageReason(fields);
+    if (usage !== undefined) {
+      onSkipped(kid, usage);
+      continue;
+    }
+    if (kty !== 'RSA' || (alg !== undefined && alg !== 'RS256')) {
+      onSkipped(kid, 'unsupported');
+      continue;
+    }
+    if (typeof n !== 'string' || typeof e !== 'string' || !BASE64URL.test(n) || !BASE64URL.test(e)) {
+      onSkipped(kid, 'invalid_key');
+      continue;
+    }
     const fingerprint = `${n}.${e}`;
     const old = previous?.get(kid);
     if (old?.fingerprint === fingerprint) {
       keys.set(kid, old);
       continue;
     }
+    const weakness = untrustedRsaKeyReason(n, e);
+    if (weakness !== undefined) {
+      onSkipped(kid, weakness);
+      continue;
+    }
     try {
       keys.set(kid, { key: await importRsaPublicKey(n, e), fingerprint });
     } catch {
-      // not a valid RSA public key: skip it, like any other unusable entry
+      onSkipped(kid, 'invalid_key'); // not a valid RSA public key
     }
   }
   if (keys.size === 0) throw new Error('JWKS holds no usable RS256 key');

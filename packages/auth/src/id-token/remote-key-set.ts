@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
-import { jwksFetchChannel } from '../diagnostics/channels.js';
+import { jwksFetchChannel, jwksKeySkippedChannel } from '../diagnostics/channels.js';
 import { UnauthenticatedError, UnavailableError } from '../errors/index.js';
+import type { JwksKeySkipReason } from '../diagnostics/diagnostics-messages.js';
 import type { PublicKey } from '../platform/runtime-crypto.js';
 import { RemoteKeyList } from '../remote-keys/remote-key-list.js';
 import { cacheControlMaxAgeMs } from './cache-control-max-age.js';
@@ -40,6 +41,10 @@ export class RemoteKeySet {
 
   constructor(options: RemoteKeySetOptions) {
     const { defaultMaxAgeMs } = options;
+    const url = options.url.href;
+    const onSkipped = (kid: string, reason: JwksKeySkipReason): void => {
+      if (jwksKeySkippedChannel.hasSubscribers) jwksKeySkippedChannel.publish({ url, kid, reason });
+    };
     this.#list = new RemoteKeyList<ImportedKey>({
       url: options.url,
       fetch: options.fetch,
@@ -51,7 +56,7 @@ export class RemoteKeySet {
         const maxAge = cacheControlMaxAgeMs(response.headers.get('cache-control'), response.headers.get('age')) ?? defaultMaxAgeMs;
         return Math.min(MAX_MAX_AGE_MS, Math.max(MIN_MAX_AGE_MS, maxAge));
       },
-      importKeys: importJwks,
+      importKeys: (document, previous) => importJwks(document, previous, onSkipped),
       unavailable: (cause) => new UnavailableError('identity_provider', { cause }),
       unknownId: () => new UnauthenticatedError('invalid_token', 'kid is not in the key set'),
       channel: jwksFetchChannel,
