@@ -10,7 +10,8 @@ const RS256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
 const P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const ES256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** Fatal (invalid UTF-8 throws, never U+FFFD) and keeping a BOM as U+FEFF, as `runtime-crypto.ts` does. */
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** `size` bytes from the CSPRNG. */
@@ -58,7 +59,8 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * The UTF-8 text held in a base64url string (the caller has checked its alphabet). Through
+ * The UTF-8 text held in a base64url string (the caller has checked its alphabet), decoded
+ * fatally (invalid UTF-8 throws) with a leading byte-order mark kept as U+FEFF. Through
  * `atob`'s binary string, which is already the text when every byte is ASCII (as a JWT's JSON
  * almost always is): no byte array and no `TextDecoder` on the ID token path. A byte array costs
  * more than its size on workerd, where each one is a separately allocated buffer.
