@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
+import { JWS_ALGORITHMS, type JwsAlgorithm } from './jws-algorithms.js';
+import { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
 
 /**
  * Options of `createIdTokenVerifier`: an identity provider (spread a preset such as
@@ -33,6 +35,19 @@ export interface IdTokenVerifierOptions {
   readonly staleWhileErrorMs?: number;
   /** How many verified tokens are remembered so a repeat is cheap. Default 10 000; 0 disables. */
   readonly maxCachedTokens?: number;
+  /**
+   * The JWS algorithms tokens may be signed with. Default `['RS256']` (what the spec and Firebase
+   * use). Any of `JWS_ALGORITHMS`: RS256/384/512, PS256/384/512, ES256, ES384, EdDSA (Ed25519).
+   * Each key verifies only the algorithms of its type and curve (and its `alg`, when it has one).
+   */
+  readonly algorithms?: readonly JwsAlgorithm[];
+  /** The longest lifetime (`exp - iat`) accepted, in seconds. Default 3600, at most 30 days. */
+  readonly maxLifetimeSeconds?: number;
+  /**
+   * The `typ` header required, e.g. `'at+jwt'` for RFC 9068 access tokens (compared without case,
+   * `application/` optional). Default: not checked.
+   */
+  readonly typ?: string;
 }
 
 /** Options after parsing, every default filled in. */
@@ -48,6 +63,9 @@ export interface ResolvedIdTokenVerifierOptions {
   readonly defaultMaxAgeMs: number;
   readonly staleWhileErrorMs: number;
   readonly maxCachedTokens: number;
+  readonly algorithms: readonly JwsAlgorithm[];
+  readonly maxLifetimeSeconds: number;
+  readonly typ: string | undefined;
 }
 
 const HOUR = 3_600_000;
@@ -69,6 +87,9 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     defaultMaxAgeMs: z._default(duration(DAY), 10 * 60_000),
     staleWhileErrorMs: z._default(duration(7 * DAY), HOUR),
     maxCachedTokens: z._default(duration(10_000_000), 10_000),
+    algorithms: z.optional(z.array(z.enum(JWS_ALGORITHMS)).check(z.minLength(1))),
+    maxLifetimeSeconds: z._default(z.int().check(z.minimum(1), z.maximum(30 * 86_400)), MAX_TOKEN_LIFETIME_SECONDS),
+    typ: z.optional(nonEmpty),
   });
 });
 
@@ -94,5 +115,8 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
     defaultMaxAgeMs: o.defaultMaxAgeMs,
     staleWhileErrorMs: o.staleWhileErrorMs,
     maxCachedTokens: o.maxCachedTokens,
+    algorithms: o.algorithms === undefined ? ['RS256'] : [...new Set(o.algorithms)],
+    maxLifetimeSeconds: o.maxLifetimeSeconds,
+    typ: o.typ,
   };
 }

@@ -5,3 +5,4 @@ export { firebase, FIREBASE_JWKS_URL, type IdentityProviderSettings } from './pr
 export { identityProviderFromEnv, type IdentityProviderEnv } from './identity-provider-from-env.js';
 export { MAX_TOKEN_LENGTH } from './decode-compact-jwt.js';
 export { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
+export { JWS_ALGORITHMS, type JwsAlgorithm } from './jws-algorithms.js';

@@ -6,6 +6,7 @@ import type { PublicKey } from '../platform/runtime-crypto.js';
 import { RemoteKeyList } from '../remote-keys/remote-key-list.js';
 import { cacheControlMaxAgeMs } from './cache-control-max-age.js';
 import { importJwks, type ImportedKey } from './import-jwks.js';
+import type { JwsAlgorithm } from './jws-algorithms.js';
 
 /** Options of a `RemoteKeySet`; see `IdTokenVerifierOptions` for their meaning and defaults. */
 export interface RemoteKeySetOptions {
@@ -16,6 +17,15 @@ export interface RemoteKeySetOptions {
   readonly defaultMaxAgeMs: number;
   readonly staleWhileErrorMs: number;
   readonly unknownKidCooldownMs: number;
+  /** The algorithms tokens may use: each key is imported for those of its type and curve. */
+  readonly algorithms: readonly JwsAlgorithm[];
+}
+
+/** The key `imported` holds for `alg`; a key of another type or curve is a bad token. */
+function keyFor(imported: ImportedKey, alg: JwsAlgorithm): PublicKey {
+  const key = imported.byAlgorithm[alg];
+  if (key === undefined) throw new UnauthenticatedError('invalid_token', 'the key is not for this alg');
+  return key;
 }
 
 /** A key set is kept at least this long, whatever `Cache-Control` says (`no-cache`, `max-age=0`). */
@@ -25,7 +35,7 @@ const MAX_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
  * The identity provider's JSON Web Key Set, fetched over HTTP and imported once (into `KeyObject`s on
- * Node, `CryptoKey`s elsewhere): a {@link RemoteKeyList} of RS256 keys by `kid`.
+ * Node, `CryptoKey`s elsewhere): a {@link RemoteKeyList} of keys by `kid`, each for its algorithms.
  *
  * - Fresh for the response's `Cache-Control: max-age` (else `defaultMaxAgeMs`), kept between
  *   5 s and 24 h.
@@ -40,7 +50,7 @@ export class RemoteKeySet {
   readonly #list: RemoteKeyList<ImportedKey>;
 
   constructor(options: RemoteKeySetOptions) {
-    const { defaultMaxAgeMs } = options;
+    const { defaultMaxAgeMs, algorithms } = options;
     const url = options.url.href;
     const onSkipped = (kid: string, reason: JwksKeySkipReason): void => {
       if (jwksKeySkippedChannel.hasSubscribers) jwksKeySkippedChannel.publish({ url, kid, reason });
@@ -56,26 +66,27 @@ export class RemoteKeySet {
         const maxAge = cacheControlMaxAgeMs(response.headers.get('cache-control'), response.headers.get('age')) ?? defaultMaxAgeMs;
         return Math.min(MAX_MAX_AGE_MS, Math.max(MIN_MAX_AGE_MS, maxAge));
       },
-      importKeys: (document, previous) => importJwks(document, previous, onSkipped),
+      importKeys: (document, previous) => importJwks(document, previous, { algorithms, onSkipped }),
       unavailable: (cause) => new UnavailableError('identity_provider', { cause }),
       unknownId: () => new UnauthenticatedError('invalid_token', 'kid is not in the key set'),
       channel: jwksFetchChannel,
     });
   }
 
-  /** The key for `kid` if the key set is fresh and holds it; otherwise `undefined` (use `getKey`). */
-  peek(kid: string): PublicKey | undefined {
-    return this.#list.peek(kid)?.key;
+  /** The key for `kid` and `alg` if the key set is fresh and holds it; otherwise `undefined` (use `getKey`). */
+  peek(kid: string, alg: JwsAlgorithm): PublicKey | undefined {
+    return this.#list.peek(kid)?.byAlgorithm[alg];
   }
 
   /**
-   * The key for `kid`: synchronously when the key set is fresh and holds it, else after a
-   * refresh. Rejects with `UnauthenticatedError('invalid_token')` for a `kid` the provider does
-   * not publish, and `UnavailableError('identity_provider')` when no usable key set can be had.
+   * The key for `kid`, imported for `alg`: synchronously when the key set is fresh and holds it,
+   * else after a refresh. Rejects with `UnauthenticatedError('invalid_token')` for a `kid` the
+   * provider does not publish or a key of another type or curve than `alg` (an ES256 header naming
+   * an RSA key), and `UnavailableError('identity_provider')` when no usable key set can be had.
    */
-  getKey(kid: string): PublicKey | Promise<PublicKey> {
+  getKey(kid: string, alg: JwsAlgorithm): PublicKey | Promise<PublicKey> {
     const found = this.#list.getKey(kid);
-    return found instanceof Promise ? found.then((imported) => imported.key) : found.key;
+    return found instanceof Promise ? found.then((imported) => keyFor(imported, alg)) : keyFor(found, alg);
   }
 
   /**
