@@ -5,6 +5,8 @@ import {
   parseIdTokenVerifierOptions,
   type IdTokenVerifierOptions,
 } from './id-token-verifier-options.js';
+import { DiscoveredKeySet } from './discovered-key-set.js';
+import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
@@ -24,7 +26,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Creates an ID token verifier for an identity provider (Firebase Authentication through the
- * `firebase()` preset, or any provider given as
+ * `firebase()` preset, any OpenID Connect provider through `oidc()`, or any provider given as
  * `{ issuer, audience, jwksUrl }`).
  *
  * `verify(token)` checks, all of them: `alg` is one of `algorithms` (default exactly `RS256`);
@@ -82,8 +84,7 @@ function deepFreeze<T>(value: T): T {
 export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenVerifier {
   const o = parseIdTokenVerifierOptions(options);
   const { clock, clockToleranceSeconds } = o;
-  const keySet = new RemoteKeySet({
-    url: o.jwksUrl,
+  const sourceOptions = {
     fetch: o.fetch,
     clock,
     fetchTimeoutMs: o.fetchTimeoutMs,
@@ -91,7 +92,11 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     staleWhileErrorMs: o.staleWhileErrorMs,
     unknownKidCooldownMs: o.unknownKidCooldownMs,
     algorithms: o.algorithms,
-  });
+  };
+  const keySet: KeySource =
+    o.jwksUrl !== undefined
+      ? new RemoteKeySet({ ...sourceOptions, url: o.jwksUrl })
+      : new DiscoveredKeySet({ ...sourceOptions, discoveryUrl: o.discoveryUrl!, issuer: o.issuer });
   const cache = new VerifiedTokenCache(o.maxCachedTokens);
   const expected = { issuer: o.issuer, audiences: o.audiences, clockToleranceSeconds, maxLifetimeSeconds: o.maxLifetimeSeconds };
   const headerExpectations = { algorithms: o.algorithms, typ: o.typ };

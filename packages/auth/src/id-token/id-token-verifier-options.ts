@@ -7,15 +7,22 @@ import { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
 
 /**
  * Options of `createIdTokenVerifier`: an identity provider (spread a preset such as
- * `firebase({ projectId })`, or give `issuer`, `audience` and `jwksUrl`), plus tuning.
+ * `firebase({ projectId })` or `oidc({ issuer, audience })`, or give `issuer`, `audience` and
+ * `jwksUrl`), plus tuning.
  */
 export interface IdTokenVerifierOptions {
   /** The exact `iss` claim expected. */
   readonly issuer: string;
   /** The expected `aud`: one string, or a list of which the token's audience must contain one. */
   readonly audience: string | readonly string[];
-  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. */
-  readonly jwksUrl: string;
+  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. Give this or `discoveryUrl`. */
+  readonly jwksUrl?: string;
+  /**
+   * The provider's OpenID Connect discovery document (`<issuer>/.well-known/openid-configuration`,
+   * what `oidc()` sets): its `issuer` must equal `issuer`, and its `jwks_uri` is the key set. Cached
+   * by the key set's rules. Give this or `jwksUrl`.
+   */
+  readonly discoveryUrl?: string;
   /** Leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds. Default 5, at most 300. */
   readonly clockToleranceSeconds?: number;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
@@ -54,7 +61,9 @@ export interface IdTokenVerifierOptions {
 export interface ResolvedIdTokenVerifierOptions {
   readonly issuer: string;
   readonly audiences: readonly string[];
-  readonly jwksUrl: URL;
+  /** Exactly one of `jwksUrl` and `discoveryUrl` is set. */
+  readonly jwksUrl: URL | undefined;
+  readonly discoveryUrl: URL | undefined;
   readonly clockToleranceSeconds: number;
   readonly clock: Clock;
   readonly fetch: typeof fetch;
@@ -78,7 +87,8 @@ const schema = /* @__PURE__ */ lazySchema(() => {
   return z.strictObject({
     issuer: nonEmpty,
     audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),
-    jwksUrl: nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE })),
+    jwksUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
+    discoveryUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
     clockToleranceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(300)), 5),
     clock: fn<Clock>(),
     fetch: fn<typeof fetch>(),
@@ -99,6 +109,9 @@ const schema = /* @__PURE__ */ lazySchema(() => {
  */
 export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVerifierOptions {
   const o = parseOptions(schema(), options, 'createIdTokenVerifier');
+  if ((o.jwksUrl === undefined) === (o.discoveryUrl === undefined)) {
+    throw new TypeError('createIdTokenVerifier: give exactly one of jwksUrl and discoveryUrl (e.g. spread oidc({ issuer, audience }))');
+  }
   const fetchImpl = o.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw new TypeError('createIdTokenVerifier: no global fetch; pass the `fetch` option');
@@ -106,7 +119,8 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
   return {
     issuer: o.issuer,
     audiences: typeof o.audience === 'string' ? [o.audience] : [...o.audience],
-    jwksUrl: new URL(o.jwksUrl),
+    jwksUrl: o.jwksUrl === undefined ? undefined : new URL(o.jwksUrl),
+    discoveryUrl: o.discoveryUrl === undefined ? undefined : new URL(o.discoveryUrl),
     clockToleranceSeconds: o.clockToleranceSeconds,
     clock: o.clock ?? systemClock,
     fetch: fetchImpl,

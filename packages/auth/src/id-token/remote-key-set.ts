@@ -7,6 +7,7 @@ import { RemoteKeyList } from '../remote-keys/remote-key-list.js';
 import { cacheControlMaxAgeMs } from './cache-control-max-age.js';
 import { importJwks, type ImportedKey } from './import-jwks.js';
 import type { JwsAlgorithm } from './jws-algorithms.js';
+import type { KeySource } from './key-source.js';
 
 /** Options of a `RemoteKeySet`; see `IdTokenVerifierOptions` for their meaning and defaults. */
 export interface RemoteKeySetOptions {
@@ -34,6 +35,15 @@ const MIN_MAX_AGE_MS = 5_000;
 const MAX_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
+ * How long an identity provider's document (key set, discovery document) stays fresh: its
+ * `Cache-Control: max-age` (less `Age`), else `defaultMaxAgeMs`, kept between 5 s and 24 h.
+ */
+export function providerDocumentFreshForMs(response: Response, defaultMaxAgeMs: number): number {
+  const maxAge = cacheControlMaxAgeMs(response.headers.get('cache-control'), response.headers.get('age')) ?? defaultMaxAgeMs;
+  return Math.min(MAX_MAX_AGE_MS, Math.max(MIN_MAX_AGE_MS, maxAge));
+}
+
+/**
  * The identity provider's JSON Web Key Set, fetched over HTTP and imported once (into `KeyObject`s on
  * Node, `CryptoKey`s elsewhere): a {@link RemoteKeyList} of keys by `kid`, each for its algorithms.
  *
@@ -46,7 +56,7 @@ const MAX_MAX_AGE_MS = 24 * 3_600_000;
  *   expiry; with no usable keys, callers get `UnavailableError('identity_provider')`, never a 401.
  * - Each fetch is reported on `drops-auth:jwks-fetch`.
  */
-export class RemoteKeySet {
+export class RemoteKeySet implements KeySource {
   readonly #list: RemoteKeyList<ImportedKey>;
 
   constructor(options: RemoteKeySetOptions) {
@@ -62,10 +72,7 @@ export class RemoteKeySet {
       fetchTimeoutMs: options.fetchTimeoutMs,
       staleWhileErrorMs: options.staleWhileErrorMs,
       unknownIdCooldownMs: options.unknownKidCooldownMs,
-      freshForMs(response) {
-        const maxAge = cacheControlMaxAgeMs(response.headers.get('cache-control'), response.headers.get('age')) ?? defaultMaxAgeMs;
-        return Math.min(MAX_MAX_AGE_MS, Math.max(MIN_MAX_AGE_MS, maxAge));
-      },
+      freshForMs: (response) => providerDocumentFreshForMs(response, defaultMaxAgeMs),
       importKeys: (document, previous) => importJwks(document, previous, { algorithms, onSkipped }),
       unavailable: (cause) => new UnavailableError('identity_provider', { cause }),
       unknownId: () => new UnauthenticatedError('invalid_token', 'kid is not in the key set'),
