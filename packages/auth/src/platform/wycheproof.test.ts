@@ -12,12 +12,39 @@ import * as webCrypto from './runtime-crypto.web.js';
 
 interface WycheproofFile {
   readonly testGroups: ReadonlyArray<{
-    readonly publicKeyJwk: Record<string, string>;
+    /** Ed25519 files call the key's JWK `publicKeyJwk`, RSA files `keyJwk`. */
+    readonly publicKeyJwk?: Record<string, string>;
+    readonly keyJwk?: Record<string, string>;
+    /** ECDSA files: the point as hex (`wx`, `wy`, big-endian, possibly with a leading zero byte). */
+    readonly publicKey?: { readonly curve?: string; readonly wx?: string; readonly wy?: string };
     readonly tests: ReadonlyArray<{ readonly tcId: number; readonly msg: string; readonly sig: string; readonly result: 'valid' | 'invalid' | 'acceptable' }>;
   }>;
 }
 
-const FILES: ReadonlyArray<readonly [file: string, alg: JwsAlgorithm]> = [['ed25519_test.subset.json', 'EdDSA']];
+const FILES: ReadonlyArray<readonly [file: string, alg: JwsAlgorithm]> = [
+  ['ed25519_test.subset.json', 'EdDSA'],
+  ['ecdsa_secp256r1_sha256_p1363_test.subset.json', 'ES256'],
+  ['rsa_signature_2048_sha256_test.subset.json', 'RS256'],
+];
+
+const CURVES: Readonly<Record<string, readonly [crv: string, bytes: number]>> = { secp256r1: ['P-256', 32], secp384r1: ['P-384', 48] };
+
+/** A hex coordinate as the fixed-size base64url a JWK holds. */
+function coordinate(hex: string, bytes: number): string {
+  const value = Buffer.from(hex.padStart(2 * bytes, '0'), 'hex');
+  return value.subarray(value.length - bytes).toString('base64url');
+}
+
+function jwkOf(group: WycheproofFile['testGroups'][number]): PublicJwkMembers {
+  const jwk = group.publicKeyJwk ?? group.keyJwk;
+  if (jwk !== undefined) {
+    const { kty, crv, x, y, n, e } = jwk;
+    return { kty, crv, x, y, n, e } as unknown as PublicJwkMembers;
+  }
+  const { curve, wx, wy } = group.publicKey!;
+  const [crv, bytes] = CURVES[curve!]!;
+  return { kty: 'EC', crv, x: coordinate(wx!, bytes), y: coordinate(wy!, bytes) };
+}
 
 const load = (file: string): WycheproofFile =>
   JSON.parse(readFileSync(new URL(`../../test/wycheproof/${file}`, import.meta.url), 'utf8')) as WycheproofFile;
@@ -34,8 +61,7 @@ async function verdicts(
   let run = 0;
   const wrong: number[] = [];
   for (const group of data.testGroups) {
-    const { kty, crv, x, y, n, e } = group.publicKeyJwk;
-    const key = await platform.importPublicJwk({ kty, crv, x, y, n, e } as unknown as PublicJwkMembers, alg);
+    const key = await platform.importPublicJwk(jwkOf(group), alg);
     for (const test of group.tests) {
       if (asciiOnly && !isAscii(test.msg)) continue;
       run++;
