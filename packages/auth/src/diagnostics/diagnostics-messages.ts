@@ -23,6 +23,8 @@ export const DIAGNOSTICS_CHANNELS = Object.freeze({
   authenticate: 'drops-auth:authenticate',
   /** One {@link JwksFetchMessage} per fetch of an identity provider's key set. */
   jwksFetch: 'drops-auth:jwks-fetch',
+  /** One {@link JwksKeySkippedMessage} per key of a fetched key set that is never trusted (weak, or not for signatures). */
+  jwksKeySkipped: 'drops-auth:jwks-key-skipped',
   /** One {@link KeyStoreMessage} per key store call made by the authenticator or the key manager. */
   keyStore: 'drops-auth:key-store',
   /**
@@ -60,6 +62,35 @@ export interface JwksFetchMessage {
   readonly durationMs: number;
   /** Why it failed; `null` when it did not. */
   readonly error: unknown;
+}
+
+/**
+ * Why a key of an identity provider's key set is never used: `weak_rsa_modulus` (under 2048
+ * bits), `weak_rsa_exponent` (other than 65537, as e=1 lets anyone forge signatures),
+ * `roca_modulus` (the ROCA fingerprint, CVE-2017-15361: its private key can be computed),
+ * `not_for_signatures` (`use` other than `sig`), `not_for_verification` (`key_ops` without
+ * `verify`), `invalid_key` (not a public key of its type, e.g. an EC point off its curve),
+ * `unsupported` (a key type, curve or `alg` the verifier does not accept).
+ */
+export type JwksKeySkipReason =
+  | 'weak_rsa_modulus'
+  | 'weak_rsa_exponent'
+  | 'roca_modulus'
+  | 'not_for_signatures'
+  | 'not_for_verification'
+  | 'invalid_key'
+  | 'unsupported';
+
+/**
+ * On `drops-auth:jwks-key-skipped`: one key of a fetched key set that was left out. The good keys
+ * beside it keep working; a token naming it is refused as if its `kid` were unknown.
+ */
+export interface JwksKeySkippedMessage {
+  /** The key set's URL (public). */
+  readonly url: string;
+  /** The key's `kid` (public). A key without one is never used and not reported. */
+  readonly kid: string;
+  readonly reason: JwksKeySkipReason;
 }
 
 /**

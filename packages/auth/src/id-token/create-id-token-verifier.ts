@@ -5,11 +5,13 @@ import {
   parseIdTokenVerifierOptions,
   type IdTokenVerifierOptions,
 } from './id-token-verifier-options.js';
+import { DiscoveredKeySet } from './discovered-key-set.js';
+import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
-import { verifyHeader } from './verify-header.js';
-import { verifyRs256 } from '../platform/runtime-crypto.js';
+import { verifyHeader, type AcceptedHeader } from './verify-header.js';
+import { verifyJws } from '../platform/runtime-crypto.js';
 
 /** Distinct acceptable headers remembered (forgotten all at once when full). */
 const MAX_ACCEPTED_HEADERS = 64;
@@ -23,13 +25,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Creates an ID token verifier for an RS256 identity provider (Firebase Authentication through
- * the `firebase()` preset, or any provider given as `{ issuer, audience, jwksUrl }`).
+ * Creates an ID token verifier for an identity provider (Firebase Authentication through the
+ * `firebase()` preset, any OpenID Connect provider through `oidc()`, or any provider given as
+ * `{ issuer, audience, jwksUrl }`).
  *
- * `verify(token)` checks, all of them: `alg` is exactly `RS256`; `kid` present and in the
- * provider's key set; no `crit` header; the signature; `iss`; `aud`; `exp` in the future; `iat`
- * in the past; `auth_time` (if present) in the past; `nbf` (if present) reached; `sub` a string
- * of 1 to 128 characters; `exp - iat` at most one hour. A bad token rejects with
+ * `verify(token)` checks, all of them: `alg` is one of `algorithms` (default exactly `RS256`);
+ * `kid` present and in the provider's key set, naming a key of that algorithm's type and curve;
+ * no `crit` header; `typ` when one is required; the signature; `iss`; `aud`; `exp` in the future;
+ * `iat` in the past; `auth_time` (if present) in the past; `nbf` (if present) reached; `sub` a
+ * string of 1 to 128 characters; `exp - iat` at most `maxLifetimeSeconds` (default one hour).
+ * Keys a key set must never be trusted with (weak RSA, ROCA, not for signing, off-curve) are
+ * skipped and reported on `drops-auth:jwks-key-skipped`. A bad token rejects with
  * `UnauthenticatedError` (reason `expired_token` or `invalid_token`); a key set that cannot be
  * had rejects with `UnavailableError('identity_provider')` (a 503, never a 401).
  *
@@ -40,7 +46,8 @@ function deepFreeze<T>(value: T): T {
  *
  * Options are parsed here: a bad one throws `TypeError`. Defaults: `clockToleranceSeconds` 5
  * (at most 300), `fetchTimeoutMs` 5000, `unknownKidCooldownMs` 30 000, `defaultMaxAgeMs`
- * 10 min, `staleWhileErrorMs` 1 h, `maxCachedTokens` 10 000.
+ * 10 min, `staleWhileErrorMs` 1 h, `maxCachedTokens` 10 000, `algorithms` `['RS256']`,
+ * `maxLifetimeSeconds` 3600, `typ` unchecked.
  *
  * @example
  * ```ts
@@ -60,27 +67,45 @@ function deepFreeze<T>(value: T): T {
  *   clockToleranceSeconds: 30,
  * });
  * ```
+ *
+ * @example
+ * ```ts
+ * // RFC 9068 access tokens of a provider that signs with ES256 or PS256 and issues them for 24 h.
+ * const verifier = createIdTokenVerifier({
+ *   issuer: 'https://auth.example.com/',
+ *   audience: 'https://api.example.com',
+ *   jwksUrl: 'https://auth.example.com/.well-known/jwks.json',
+ *   algorithms: ['ES256', 'PS256'],
+ *   maxLifetimeSeconds: 86_400,
+ *   typ: 'at+jwt',
+ * });
+ * ```
  */
 export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenVerifier {
   const o = parseIdTokenVerifierOptions(options);
   const { clock, clockToleranceSeconds } = o;
-  const keySet = new RemoteKeySet({
-    url: o.jwksUrl,
+  const sourceOptions = {
     fetch: o.fetch,
     clock,
     fetchTimeoutMs: o.fetchTimeoutMs,
     defaultMaxAgeMs: o.defaultMaxAgeMs,
     staleWhileErrorMs: o.staleWhileErrorMs,
     unknownKidCooldownMs: o.unknownKidCooldownMs,
-  });
+    algorithms: o.algorithms,
+  };
+  const keySet: KeySource =
+    o.jwksUrl !== undefined
+      ? new RemoteKeySet({ ...sourceOptions, url: o.jwksUrl })
+      : new DiscoveredKeySet({ ...sourceOptions, discoveryUrl: o.discoveryUrl!, issuer: o.issuer });
   const cache = new VerifiedTokenCache(o.maxCachedTokens);
-  const expected = { issuer: o.issuer, audiences: o.audiences, clockToleranceSeconds };
+  const expected = { issuer: o.issuer, audiences: o.audiences, clockToleranceSeconds, maxLifetimeSeconds: o.maxLifetimeSeconds };
+  const headerExpectations = { algorithms: o.algorithms, typ: o.typ };
   /** Verifications started and not finished: more than one means a burst, worth the thread pool. */
   let pending = 0;
 
   async function verifyRepeat(token: string, hit: VerifiedToken): Promise<IdTokenClaims> {
     verifyTimeClaims(hit.claims, clock(), clockToleranceSeconds);
-    const current = keySet.peek(hit.kid) ?? (await keySet.getKey(hit.kid));
+    const current = keySet.peek(hit.kid, hit.alg) ?? (await keySet.getKey(hit.kid, hit.alg));
     if (current !== hit.key) {
       // The kid left the key set or now names another key: verify afresh.
       cache.delete(token);
@@ -89,33 +114,33 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return hit.claims;
   }
 
-  /** Header part -> kid, for headers already found acceptable: one key's tokens share a header. */
-  const acceptedHeaders = new Map<string, string>();
+  /** Header part -> kid and alg, for headers already found acceptable: one key's tokens share a header. */
+  const acceptedHeaders = new Map<string, AcceptedHeader>();
 
-  function kidOf(headerPart: string): string {
-    let kid = acceptedHeaders.get(headerPart);
-    if (kid === undefined) {
-      kid = verifyHeader(decodeJsonPart(headerPart, 'header'));
+  function headerOf(headerPart: string): AcceptedHeader {
+    let header = acceptedHeaders.get(headerPart);
+    if (header === undefined) {
+      header = verifyHeader(decodeJsonPart(headerPart, 'header'), headerExpectations);
       if (acceptedHeaders.size >= MAX_ACCEPTED_HEADERS) acceptedHeaders.clear();
-      acceptedHeaders.set(headerPart, kid);
+      acceptedHeaders.set(headerPart, header);
     }
-    return kid;
+    return header;
   }
 
   async function verifyFresh(token: string): Promise<IdTokenClaims> {
     const parts = splitCompactJwt(token);
-    const kid = kidOf(parts.header);
+    const { kid, alg } = headerOf(parts.header);
     const payload = decodeJsonPart(parts.payload, 'payload');
     // Always yield once before the signature check, so every verification of a burst is counted
     // in `pending` by the time the first one picks its strategy.
-    const key = await keySet.getKey(kid);
+    const key = await keySet.getKey(kid, alg);
     // Offload only when other verifications are waiting: one alone is faster done right here.
-    const signed = verifyRs256(key, parts.signingInput, parts.signature, pending > 1);
+    const signed = verifyJws(alg, key, parts.signingInput, parts.signature, pending > 1);
     const valid = typeof signed === 'boolean' ? signed : await signed;
     if (!valid) throw new UnauthenticatedError('invalid_token', 'signature does not verify');
     const claims = verifyStaticClaims(payload, expected);
     verifyTimeClaims(claims, clock(), clockToleranceSeconds);
-    cache.set(token, { claims: deepFreeze(claims), kid, key });
+    cache.set(token, { claims: deepFreeze(claims), kid, alg, key });
     return claims;
   }
 

@@ -69,11 +69,22 @@ export function splitCompactJwt(token: unknown): CompactJwtParts {
   return parts;
 }
 
-/** Decodes one base64url part holding a JSON object; anything else is `invalid_token`. */
+/**
+ * Decodes one base64url part holding a JSON object; anything else is `invalid_token`: bytes that
+ * are not UTF-8 (never replaced with U+FFFD), a leading byte-order mark (RFC 8259 section 8.1),
+ * text that is not JSON, JSON that is not an object. The same verdict in both builds.
+ */
 export function decodeJsonPart(part: string, what: 'header' | 'payload'): Record<string, unknown> {
+  let text: string;
+  try {
+    text = base64UrlDecodeText(part);
+  } catch {
+    throw invalid(`${what} is not UTF-8`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) throw invalid(`${what} starts with a byte-order mark`);
   let value: unknown;
   try {
-    value = JSON.parse(base64UrlDecodeText(part));
+    value = JSON.parse(text);
   } catch {
     throw invalid(`${what} is not JSON`);
   }

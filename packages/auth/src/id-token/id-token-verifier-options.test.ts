@@ -38,7 +38,7 @@ describe('parseIdTokenVerifierOptions', () => {
       staleWhileErrorMs: 3_600_000,
       maxCachedTokens: 10_000,
     });
-    expect(o.jwksUrl.href).toBe('https://idp.example.com/jwks');
+    expect(o.jwksUrl?.href).toBe('https://idp.example.com/jwks');
     expect(typeof o.clock()).toBe('number');
   });
 

@@ -2,18 +2,27 @@ import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
+import { JWS_ALGORITHMS, type JwsAlgorithm } from './jws-algorithms.js';
+import { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
 
 /**
  * Options of `createIdTokenVerifier`: an identity provider (spread a preset such as
- * `firebase({ projectId })`, or give `issuer`, `audience` and `jwksUrl`), plus tuning.
+ * `firebase({ projectId })` or `oidc({ issuer, audience })`, or give `issuer`, `audience` and
+ * `jwksUrl`), plus tuning.
  */
 export interface IdTokenVerifierOptions {
   /** The exact `iss` claim expected. */
   readonly issuer: string;
   /** The expected `aud`: one string, or a list of which the token's audience must contain one. */
   readonly audience: string | readonly string[];
-  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. */
-  readonly jwksUrl: string;
+  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. Give this or `discoveryUrl`. */
+  readonly jwksUrl?: string;
+  /**
+   * The provider's OpenID Connect discovery document (`<issuer>/.well-known/openid-configuration`,
+   * what `oidc()` sets): its `issuer` must equal `issuer`, and its `jwks_uri` is the key set. Cached
+   * by the key set's rules. Give this or `jwksUrl`.
+   */
+  readonly discoveryUrl?: string;
   /** Leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds. Default 5, at most 300. */
   readonly clockToleranceSeconds?: number;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
@@ -33,13 +42,28 @@ export interface IdTokenVerifierOptions {
   readonly staleWhileErrorMs?: number;
   /** How many verified tokens are remembered so a repeat is cheap. Default 10 000; 0 disables. */
   readonly maxCachedTokens?: number;
+  /**
+   * The JWS algorithms tokens may be signed with. Default `['RS256']` (what the spec and Firebase
+   * use). Any of `JWS_ALGORITHMS`: RS256/384/512, PS256/384/512, ES256, ES384, EdDSA (Ed25519).
+   * Each key verifies only the algorithms of its type and curve (and its `alg`, when it has one).
+   */
+  readonly algorithms?: readonly JwsAlgorithm[];
+  /** The longest lifetime (`exp - iat`) accepted, in seconds. Default 3600, at most 30 days. */
+  readonly maxLifetimeSeconds?: number;
+  /**
+   * The `typ` header required, e.g. `'at+jwt'` for RFC 9068 access tokens (compared without case,
+   * `application/` optional). Default: not checked.
+   */
+  readonly typ?: string;
 }
 
 /** Options after parsing, every default filled in. */
 export interface ResolvedIdTokenVerifierOptions {
   readonly issuer: string;
   readonly audiences: readonly string[];
-  readonly jwksUrl: URL;
+  /** Exactly one of `jwksUrl` and `discoveryUrl` is set. */
+  readonly jwksUrl: URL | undefined;
+  readonly discoveryUrl: URL | undefined;
   readonly clockToleranceSeconds: number;
   readonly clock: Clock;
   readonly fetch: typeof fetch;
@@ -48,6 +72,9 @@ export interface ResolvedIdTokenVerifierOptions {
   readonly defaultMaxAgeMs: number;
   readonly staleWhileErrorMs: number;
   readonly maxCachedTokens: number;
+  readonly algorithms: readonly JwsAlgorithm[];
+  readonly maxLifetimeSeconds: number;
+  readonly typ: string | undefined;
 }
 
 const HOUR = 3_600_000;
@@ -60,7 +87,8 @@ const schema = /* @__PURE__ */ lazySchema(() => {
   return z.strictObject({
     issuer: nonEmpty,
     audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),
-    jwksUrl: nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE })),
+    jwksUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
+    discoveryUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
     clockToleranceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(300)), 5),
     clock: fn<Clock>(),
     fetch: fn<typeof fetch>(),
@@ -69,6 +97,9 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     defaultMaxAgeMs: z._default(duration(DAY), 10 * 60_000),
     staleWhileErrorMs: z._default(duration(7 * DAY), HOUR),
     maxCachedTokens: z._default(duration(10_000_000), 10_000),
+    algorithms: z.optional(z.array(z.enum(JWS_ALGORITHMS)).check(z.minLength(1))),
+    maxLifetimeSeconds: z._default(z.int().check(z.minimum(1), z.maximum(30 * 86_400)), MAX_TOKEN_LIFETIME_SECONDS),
+    typ: z.optional(nonEmpty),
   });
 });
 
@@ -78,6 +109,9 @@ const schema = /* @__PURE__ */ lazySchema(() => {
  */
 export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVerifierOptions {
   const o = parseOptions(schema(), options, 'createIdTokenVerifier');
+  if ((o.jwksUrl === undefined) === (o.discoveryUrl === undefined)) {
+    throw new TypeError('createIdTokenVerifier: give exactly one of jwksUrl and discoveryUrl (e.g. spread oidc({ issuer, audience }))');
+  }
   const fetchImpl = o.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw new TypeError('createIdTokenVerifier: no global fetch; pass the `fetch` option');
@@ -85,7 +119,8 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
   return {
     issuer: o.issuer,
     audiences: typeof o.audience === 'string' ? [o.audience] : [...o.audience],
-    jwksUrl: new URL(o.jwksUrl),
+    jwksUrl: o.jwksUrl === undefined ? undefined : new URL(o.jwksUrl),
+    discoveryUrl: o.discoveryUrl === undefined ? undefined : new URL(o.discoveryUrl),
     clockToleranceSeconds: o.clockToleranceSeconds,
     clock: o.clock ?? systemClock,
     fetch: fetchImpl,
@@ -94,5 +129,8 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
     defaultMaxAgeMs: o.defaultMaxAgeMs,
     staleWhileErrorMs: o.staleWhileErrorMs,
     maxCachedTokens: o.maxCachedTokens,
+    algorithms: o.algorithms === undefined ? ['RS256'] : [...new Set(o.algorithms)],
+    maxLifetimeSeconds: o.maxLifetimeSeconds,
+    typ: o.typ,
   };
 }

@@ -1,37 +1,68 @@
-import { base64UrlDecode, importRsaPublicKey, type PublicKey } from '../platform/runtime-crypto.js';
+import type { JwksKeySkipReason } from '../diagnostics/diagnostics-messages.js';
+import { importPublicJwk, type PublicKey } from '../platform/runtime-crypto.js';
+import { algorithmsOfJwk, type JwsAlgorithm, type PublicJwkMembers } from './jws-algorithms.js';
+import { untrustedRsaKeyReason, untrustedUsageReason } from './untrusted-key-reason.js';
 
-/** A key set imported into public keys (`KeyObject`s on Node, `CryptoKey`s elsewhere), by `kid`. */
+/** One key of a key set, imported (a `KeyObject` on Node, a `CryptoKey` elsewhere) for each algorithm it may verify. */
 export interface ImportedKey {
-  readonly key: PublicKey;
-  /** `n.e` of the JWK, so an unchanged key keeps its imported key across refreshes. */
+  /** The imported key by algorithm: a key verifies only the algorithms of its type and curve. */
+  readonly byAlgorithm: Readonly<Partial<Record<JwsAlgorithm, PublicKey>>>;
+  /** The JWK's public members and `alg`, so an unchanged key keeps its imported keys across refreshes. */
   readonly fingerprint: string;
 }
 
-/** RSA keys shorter than this are ignored. */
-const MIN_MODULUS_BITS = 2048;
+/** Told of each key left out of a key set, and why (see `JwksKeySkipReason`). */
+export type OnKeySkipped = (kid: string, reason: JwksKeySkipReason) => void;
 
-/** The bit length of a base64url big-endian modulus, read from its bytes the same way on every runtime. */
-function modulusBits(n: string): number {
-  const bytes = base64UrlDecode(n);
-  let first = 0;
-  while (first < bytes.length && bytes[first] === 0) first++;
-  if (first === bytes.length) return 0;
-  return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]!));
+/** Options of {@link importJwks}. */
+export interface ImportJwksOptions {
+  /** The algorithms tokens may use. Default `['RS256']`. */
+  readonly algorithms?: readonly JwsAlgorithm[];
+  /** Told of each key left out. */
+  readonly onSkipped?: OnKeySkipped;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The public members of a JWK, each checked to be base64url; `undefined` when one is missing or not. */
+function publicMembersOf(jwk: Readonly<Record<string, unknown>>): PublicJwkMembers | undefined {
+  const names = jwk.kty === 'RSA' ? ['n', 'e'] : jwk.kty === 'EC' ? ['x', 'y'] : ['x'];
+  const members: Record<string, unknown> = { kty: jwk.kty };
+  if (jwk.kty !== 'RSA') members.crv = jwk.crv;
+  for (const name of names) {
+    const value = jwk[name];
+    if (typeof value !== 'string' || !BASE64URL.test(value)) return undefined;
+    members[name] = value;
+  }
+  return members as unknown as PublicJwkMembers;
+}
+
+/** Imports `members` once per algorithm; rejects when the runtime refuses it (e.g. an EC point off its curve). */
+async function importFor(members: PublicJwkMembers, algorithms: readonly JwsAlgorithm[]): Promise<ImportedKey['byAlgorithm']> {
+  const byAlgorithm: Partial<Record<JwsAlgorithm, PublicKey>> = {};
+  for (const alg of algorithms) byAlgorithm[alg] = await importPublicJwk(members, alg);
+  return byAlgorithm;
 }
 
 /**
- * Imports the RS256-capable keys of a JWKS document: RSA keys with `use` `sig` (or none), `alg`
- * `RS256` (or none), a `kid`, and a modulus of at least 2048 bits. Other keys are skipped; a
- * document that is not a key set, or holds no usable key, rejects (the caller treats that as the
- * provider being unavailable, never as a bad token). Asynchronous because Web Crypto imports
- * keys asynchronously; it runs once per key set fetch, never per token.
+ * Imports the keys of a JWKS document usable for `algorithms` (default RS256 only): keys with a
+ * `kid`, `use` `sig` (or none), `key_ops` holding `verify` (or none), of a type and curve that
+ * match an allowed algorithm (and their `alg`, when given: kty, crv and alg must agree). RSA keys
+ * need a modulus of at least 2048 bits without the ROCA fingerprint and the exponent 65537; every
+ * key must import (an EC point off its curve does not). Other keys are skipped (each one told to
+ * `onSkipped`) and never stop the good keys beside them from working; a document that is not a key
+ * set, or holds no usable key, rejects (the caller treats that as the provider being unavailable,
+ * never as a bad token). Asynchronous because Web Crypto imports keys asynchronously; it runs
+ * once per key set fetch, never per token.
  *
- * `previous` lets an unchanged key keep its imported key, which the repeat-token cache compares.
+ * `previous` lets an unchanged key keep its imported keys, which the repeat-token cache compares.
  */
 export async function importJwks(
   document: unknown,
   previous?: ReadonlyMap<string, ImportedKey>,
+  options: ImportJwksOptions = {},
 ): Promise<Map<string, ImportedKey>> {
+  const { algorithms = ['RS256'], onSkipped = () => {} } = options;
   const list = (document as { keys?: unknown } | null)?.keys;
   if (typeof document !== 'object' || document === null || !Array.isArray(list)) {
     throw new Error('JWKS document has no "keys" array');
@@ -39,26 +70,42 @@ export async function importJwks(
   const keys = new Map<string, ImportedKey>();
   for (const jwk of list as unknown[]) {
     if (typeof jwk !== 'object' || jwk === null) continue;
-    const { kty, use, alg, kid, n, e } = jwk as Record<string, unknown>;
-    if (kty !== 'RSA' || (use !== undefined && use !== 'sig')) continue;
-    if (alg !== undefined && alg !== 'RS256') continue;
-    if (typeof kid !== 'string' || kid.length === 0 || typeof n !== 'string' || typeof e !== 'string') continue;
+    const fields = jwk as Record<string, unknown>;
+    const kid = fields.kid;
+    if (typeof kid !== 'string' || kid.length === 0) continue;
     if (keys.has(kid)) continue; // a duplicated kid: the first one wins, as in jose
-    if (!BASE64URL.test(n) || !BASE64URL.test(e) || modulusBits(n) < MIN_MODULUS_BITS) continue;
-    const fingerprint = `${n}.${e}`;
+    const reason = untrustedUsageReason(fields);
+    if (reason !== undefined) {
+      onSkipped(kid, reason);
+      continue;
+    }
+    const usable = algorithmsOfJwk(fields, algorithms);
+    if (usable.length === 0) {
+      onSkipped(kid, 'unsupported');
+      continue;
+    }
+    const members = publicMembersOf(fields);
+    if (members === undefined) {
+      onSkipped(kid, 'invalid_key');
+      continue;
+    }
+    const fingerprint = JSON.stringify([members, usable]);
     const old = previous?.get(kid);
     if (old?.fingerprint === fingerprint) {
       keys.set(kid, old);
       continue;
     }
+    const weakness = members.kty === 'RSA' ? untrustedRsaKeyReason(members.n!, members.e!) : undefined;
+    if (weakness !== undefined) {
+      onSkipped(kid, weakness);
+      continue;
+    }
     try {
-      keys.set(kid, { key: await importRsaPublicKey(n, e), fingerprint });
+      keys.set(kid, { byAlgorithm: await importFor(members, usable), fingerprint });
     } catch {
-      // not a valid RSA public key: skip it, like any other unusable entry
+      onSkipped(kid, 'invalid_key'); // not a public key of its type (an EC point off its curve, say)
     }
   }
-  if (keys.size === 0) throw new Error('JWKS holds no usable RS256 key');
+  if (keys.size === 0) throw new Error('JWKS holds no usable key');
   return keys;
 }
-
-const BASE64URL = /^[A-Za-z0-9_-]+$/;

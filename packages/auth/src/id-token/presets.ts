@@ -1,3 +1,5 @@
+import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
+
 /** Where an identity provider publishes its keys, and what its ID tokens must say. */
 export interface IdentityProviderSettings {
   /** The exact `iss` claim expected. */
@@ -34,4 +36,43 @@ export function firebase(options: { readonly projectId: string }): IdentityProvi
     audience: projectId,
     jwksUrl: FIREBASE_JWKS_URL,
   };
+}
+
+/** What `oidc()` returns: the issuer and audience, and where the discovery document is. */
+export interface OidcProviderSettings {
+  readonly issuer: string;
+  readonly audience: string | readonly string[];
+  /** `<issuer>/.well-known/openid-configuration` (OpenID Connect Discovery 1.0, section 4). */
+  readonly discoveryUrl: string;
+}
+
+/**
+ * The preset of any OpenID Connect provider, found through discovery: the verifier reads
+ * `<issuer>/.well-known/openid-configuration` (its `issuer` must equal `issuer` exactly, as the
+ * tokens' `iss` must), takes the key set from its `jwks_uri`, and refuses a token `alg` the
+ * document does not advertise in `id_token_signing_alg_values_supported`. The document is cached
+ * by the key set's rules (its `Cache-Control`, one fetch at a time, stale if a refresh fails, a 503
+ * when neither can be had). `issuer` must be `https:` (`http:` only on loopback, for tests).
+ * Algorithms beyond RS256 are opt-in, with the verifier's `algorithms` option.
+ *
+ * @example
+ * ```ts
+ * const verifier = createIdTokenVerifier({
+ *   ...oidc({ issuer: 'https://my-tenant.us.auth0.com/', audience: 'https://api.example.com' }),
+ *   maxLifetimeSeconds: 86_400,
+ * });
+ * ```
+ */
+export function oidc(options: { readonly issuer: string; readonly audience: string | readonly string[] }): OidcProviderSettings {
+  const unknown = typeof options === 'object' && options !== null ? Object.keys(options).filter((k) => k !== 'issuer' && k !== 'audience') : [];
+  if (unknown.length > 0) throw new TypeError(`oidc(): unknown option "${unknown[0]}"`);
+  const { issuer, audience } = options ?? ({} as never);
+  if (typeof issuer !== 'string' || !isHttpsOrLoopbackUrl(issuer)) {
+    throw new TypeError(`oidc(): issuer ${HTTPS_OR_LOOPBACK_MESSAGE}`);
+  }
+  const audienceOk =
+    (typeof audience === 'string' && audience.length > 0) ||
+    (Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === 'string' && a.length > 0));
+  if (!audienceOk) throw new TypeError('oidc(): audience must be a non-empty string or list of them');
+  return { issuer, audience, discoveryUrl: `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` };
 }

@@ -10,7 +10,7 @@ let nowMs = T0;
 const clock = (): number => nowMs;
 
 describe('VerifiedTokenCache', () => {
-  const entry = (kid: string): VerifiedToken => ({ kid, claims: {} as never, key: {} as never });
+  const entry = (kid: string): VerifiedToken => ({ kid, alg: 'RS256', claims: {} as never, key: {} as never });
 
   it('evicts the least recently used entry beyond its size', () => {
     const cache = new VerifiedTokenCache(2);

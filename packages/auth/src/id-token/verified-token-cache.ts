@@ -1,11 +1,13 @@
 import type { PublicKey } from '../platform/runtime-crypto.js';
 import { RecentMap } from '../recent-map.js';
 import type { IdTokenClaims } from './id-token-claims.js';
+import type { JwsAlgorithm } from './jws-algorithms.js';
 
 /** What the repeat-token cache remembers of a verified token. */
 export interface VerifiedToken {
   readonly claims: IdTokenClaims;
   readonly kid: string;
+  readonly alg: JwsAlgorithm;
   /** The key that verified the signature: a hit is honoured only while the key set still maps `kid` to it. */
   readonly key: PublicKey;
 }

@@ -1,7 +1,7 @@
 import { UnauthenticatedError } from '../errors/index.js';
 import type { IdTokenClaims } from './id-token-claims.js';
 
-/** The longest lifetime (`exp - iat`) an ID token may claim: one hour. */
+/** The longest lifetime (`exp - iat`) an ID token may claim by default (`maxLifetimeSeconds`): one hour. */
 export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** What the claims are checked against. */
@@ -9,6 +9,8 @@ export interface ClaimExpectations {
   readonly issuer: string;
   readonly audiences: readonly string[];
   readonly clockToleranceSeconds: number;
+  /** The longest `exp - iat` accepted, in seconds. */
+  readonly maxLifetimeSeconds: number;
 }
 
 function invalid(detail: string): UnauthenticatedError {
@@ -21,8 +23,8 @@ function isNumericDate(value: unknown): value is number {
 
 /**
  * Checks the claims that do not depend on the time: `iss` equals, `aud` names an expected
- * audience, `sub` is a string of 1 to 128 characters, `exp` and `iat` are numbers at most an hour
- * apart, and `auth_time`/`nbf` are numbers when present.
+ * audience, `sub` is a string of 1 to 128 characters, `exp` and `iat` are numbers at most
+ * `maxLifetimeSeconds` apart (an hour by default), and `auth_time`/`nbf` are numbers when present.
  */
 export function verifyStaticClaims(
   payload: Record<string, unknown>,
@@ -41,7 +43,7 @@ export function verifyStaticClaims(
   }
   if (!isNumericDate(payload.exp)) throw invalid('exp is missing or not a number');
   if (!isNumericDate(payload.iat)) throw invalid('iat is missing or not a number');
-  if (payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) throw invalid('lifetime exceeds one hour');
+  if (payload.exp - payload.iat > expected.maxLifetimeSeconds) throw invalid('lifetime exceeds maxLifetimeSeconds');
   if (payload.auth_time !== undefined && !isNumericDate(payload.auth_time)) {
     throw invalid('auth_time is not a number');
   }

@@ -11,3 +11,4 @@ export { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
 export { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
 export { DEFAULT_KEY_EVENTS_LIMIT, MAX_KEY_EVENTS_LIMIT, type KeyEventsPageRequest } from './events-page.js';
 export type { RevokeBySecretContext, RevokeBySecretResult } from './revoke-by-secret.js';
+export { SESSION_ISSUER, sessionPrincipal, type SignedInSession } from './session-principal.js';

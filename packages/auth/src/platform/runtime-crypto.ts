@@ -2,7 +2,9 @@
 // The Web Crypto twin, `runtime-crypto.web.ts`, has the same exports; the package's web build
 // (for workerd, browsers, Deno and Bun) swaps it in for this file (see tsup.config.ts), so no
 // other file of the core imports `node:crypto` or uses `Buffer`.
-import { createPublicKey, hash, randomBytes as nodeRandomBytes, verify, type KeyObject } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import type { JwsAlgorithm, PublicJwkMembers } from '../id-token/jws-algorithms.js';
+import { constants, createPublicKey, hash, randomBytes as nodeRandomBytes, verify, type KeyObject } from 'node:crypto';
 
 /** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
 export type PublicKey = KeyObject;
@@ -27,19 +29,42 @@ export function base64UrlDecode(text: string): Uint8Array {
   return Buffer.from(text, 'base64url');
 }
 
-/** The UTF-8 text held in a base64url string (the caller has checked its alphabet). */
+/**
+ * The UTF-8 text held in a base64url string (the caller has checked its alphabet). Decoded
+ * fatally: bytes that are not UTF-8 throw rather than turn into U+FFFD (so two byte strings never
+ * decode to one text), and a leading byte-order mark is kept as U+FEFF, as in the web build.
+ * `isUtf8` is Node's SIMD validator: far cheaper than the RSA check that follows it.
+ */
 export function base64UrlDecodeText(text: string): string {
-  return Buffer.from(text, 'base64url').toString('utf8');
-}
-
-/** Imports the RSA public key of a JWK's `n` and `e`; rejects when they are not one. */
-export async function importRsaPublicKey(n: string, e: string): Promise<PublicKey> {
-  return createPublicKey({ key: { kty: 'RSA', n, e }, format: 'jwk' });
+  const bytes = Buffer.from(text, 'base64url');
+  if (!isUtf8(bytes)) throw new TypeError('not UTF-8');
+  return bytes.toString('utf8');
 }
 
 /**
- * Checks an RS256 (RSASSA-PKCS1-v1_5 with SHA-256) signature over `signingInput` (the token's
- * `<header>.<payload>`, ASCII) given as base64url.
+ * Imports the public key of a JWK (its public members only) for `alg`; rejects when they are not
+ * one, e.g. an EC point off its curve. On Node one `KeyObject` serves every algorithm of its type.
+ */
+export async function importPublicJwk(jwk: PublicJwkMembers, _alg: JwsAlgorithm): Promise<PublicKey> {
+  return createPublicKey({ key: { ...jwk }, format: 'jwk' });
+}
+
+/** `node:crypto`'s digest and key options for each JWS algorithm (PSS salt = digest length, RFC 7518 3.5). */
+const NODE_JWS: Readonly<Record<JwsAlgorithm, { readonly digest: string | null; readonly options: object | undefined }>> = {
+  RS256: { digest: 'RSA-SHA256', options: undefined },
+  RS384: { digest: 'RSA-SHA384', options: undefined },
+  RS512: { digest: 'RSA-SHA512', options: undefined },
+  PS256: { digest: 'sha256', options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } },
+  PS384: { digest: 'sha384', options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 48 } },
+  PS512: { digest: 'sha512', options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 } },
+  ES256: { digest: 'sha256', options: { dsaEncoding: 'ieee-p1363' } },
+  ES384: { digest: 'sha384', options: { dsaEncoding: 'ieee-p1363' } },
+  EdDSA: { digest: null, options: undefined },
+};
+
+/**
+ * Checks a JWS signature under `alg` over `signingInput` (the token's `<header>.<payload>`,
+ * ASCII) given as base64url. ECDSA signatures are the raw `r || s` of JWS, never DER.
  *
  * `offload` picks the strategy. A lone verification runs synchronously: an RSA-2048 public-key
  * operation takes tens of microseconds, less than the round trip to a worker thread. When other
@@ -48,7 +73,8 @@ export async function importRsaPublicKey(n: string, e: string): Promise<PublicKe
  *
  * Never throws: a signature the library cannot even process is simply not valid.
  */
-export function verifyRs256(
+export function verifyJws(
+  alg: JwsAlgorithm,
   key: PublicKey,
   signingInput: string,
   signature: string,
@@ -56,16 +82,18 @@ export function verifyRs256(
 ): boolean | Promise<boolean> {
   const input = Buffer.from(signingInput, 'latin1');
   const signatureBytes = Buffer.from(signature, 'base64url');
+  const { digest, options } = NODE_JWS[alg];
+  const keyWithOptions = options === undefined ? key : { key, ...options };
   if (!offload) {
     try {
-      return verify('RSA-SHA256', input, key, signatureBytes);
+      return verify(digest, input, keyWithOptions as KeyObject, signatureBytes);
     } catch {
       return false;
     }
   }
   return new Promise((resolve) => {
     try {
-      verify('RSA-SHA256', input, key, signatureBytes, (error, valid) => resolve(!error && valid));
+      verify(digest, input, keyWithOptions as KeyObject, signatureBytes, (error, valid) => resolve(!error && valid));
     } catch {
       resolve(false);
     }

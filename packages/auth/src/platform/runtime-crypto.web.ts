@@ -2,6 +2,7 @@
 // Deno, Bun): the twin of `runtime-crypto.ts`, with the same exports. The package's web build
 // swaps it in (see tsup.config.ts).
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { JwsAlgorithm, PublicJwkMembers } from '../id-token/jws-algorithms.js';
 
 /** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
 export type PublicKey = CryptoKey;
@@ -10,7 +11,8 @@ const RS256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
 const P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const ES256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** Fatal (invalid UTF-8 throws, never U+FFFD) and keeping a BOM as U+FEFF, as `runtime-crypto.ts` does. */
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** `size` bytes from the CSPRNG. */
@@ -58,7 +60,8 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * The UTF-8 text held in a base64url string (the caller has checked its alphabet). Through
+ * The UTF-8 text held in a base64url string (the caller has checked its alphabet), decoded
+ * fatally (invalid UTF-8 throws) with a leading byte-order mark kept as U+FEFF. Through
  * `atob`'s binary string, which is already the text when every byte is ASCII (as a JWT's JSON
  * almost always is): no byte array and no `TextDecoder` on the ID token path. A byte array costs
  * more than its size on workerd, where each one is a separately allocated buffer.
@@ -86,19 +89,36 @@ function bytesOfBinary(binary: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Imports the RSA public key of a JWK's `n` and `e`; rejects when they are not one. */
-export function importRsaPublicKey(n: string, e: string): Promise<PublicKey> {
-  return crypto.subtle.importKey('jwk', { kty: 'RSA', n, e, alg: 'RS256', ext: true }, RS256, false, ['verify']);
+/** Web Crypto's import and verify parameters for each JWS algorithm (PSS salt = digest length, RFC 7518 3.5). */
+const WEB_JWS: Readonly<Record<JwsAlgorithm, { readonly importAs: object; readonly verifyAs: object }>> = {
+  RS256: { importAs: RS256, verifyAs: RS256 },
+  RS384: { importAs: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' }, verifyAs: RS256 },
+  RS512: { importAs: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' }, verifyAs: RS256 },
+  PS256: { importAs: { name: 'RSA-PSS', hash: 'SHA-256' }, verifyAs: { name: 'RSA-PSS', saltLength: 32 } },
+  PS384: { importAs: { name: 'RSA-PSS', hash: 'SHA-384' }, verifyAs: { name: 'RSA-PSS', saltLength: 48 } },
+  PS512: { importAs: { name: 'RSA-PSS', hash: 'SHA-512' }, verifyAs: { name: 'RSA-PSS', saltLength: 64 } },
+  ES256: { importAs: P256, verifyAs: ES256 },
+  ES384: { importAs: { name: 'ECDSA', namedCurve: 'P-384' }, verifyAs: { name: 'ECDSA', hash: 'SHA-384' } },
+  EdDSA: { importAs: { name: 'Ed25519' }, verifyAs: { name: 'Ed25519' } },
+};
+
+/**
+ * Imports the public key of a JWK (its public members only) for `alg`; rejects when they are not
+ * one, e.g. an EC point off its curve. A `CryptoKey` is bound to one algorithm: one per `alg`.
+ */
+export function importPublicJwk(jwk: PublicJwkMembers, alg: JwsAlgorithm): Promise<PublicKey> {
+  return crypto.subtle.importKey('jwk', { ...jwk, ext: true }, WEB_JWS[alg].importAs as Algorithm, false, ['verify']);
 }
 
 /**
- * Checks an RS256 (RSASSA-PKCS1-v1_5 with SHA-256) signature over `signingInput` (the token's
- * `<header>.<payload>`, ASCII) given as base64url, with `crypto.subtle.verify`. `offload` is
- * Node's choice and means nothing here: Web Crypto decides where the work runs.
+ * Checks a JWS signature under `alg` over `signingInput` (the token's `<header>.<payload>`,
+ * ASCII) given as base64url, with `crypto.subtle.verify`. `offload` is Node's choice and means
+ * nothing here: Web Crypto decides where the work runs.
  *
  * Never rejects: a signature the runtime cannot even process is simply not valid.
  */
-export function verifyRs256(
+export function verifyJws(
+  alg: JwsAlgorithm,
   key: PublicKey,
   signingInput: string,
   signature: string,
@@ -106,7 +126,7 @@ export function verifyRs256(
 ): boolean | Promise<boolean> {
   try {
     return crypto.subtle
-      .verify(RS256, key, base64UrlDecode(signature), encoder.encode(signingInput))
+      .verify(WEB_JWS[alg].verifyAs as Algorithm, key, base64UrlDecode(signature), encoder.encode(signingInput))
       .catch(() => false);
   } catch {
     return false;
