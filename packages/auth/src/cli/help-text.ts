@@ -40,8 +40,9 @@ Finds drops API keys (hp_ followed by 43 base64url characters) in files, and in 
 recursively. Prints file:line:column, the key's prefix and its id; never the secret.
 
 Skipped: binary files (a NUL byte in the first 8 KiB), node_modules and .git directories,
-symbolic links, and, inside a git working tree, whatever git ignores (.gitignore,
-.git/info/exclude, core.excludesFile). A file named explicitly is always scanned.
+symbolic links, and, inside a git working tree, what its ignore files ignore (.gitignore
+at every level, .git/info/exclude), read without running git. A file named explicitly is
+always scanned.
 
 With --revoke, once the scan is done it lists the distinct keys found (prefix, id, files) and
 revokes them by value: POST <base URL>/credentials/revoke, as drops-auth revoke does.

@@ -1,4 +1,5 @@
 import { keyIdOf, keyPrefixOf } from '../api-key/key-id.js';
+import { printable } from './printable.js';
 
 interface KeyToRevoke {
   readonly prefix: string;
@@ -34,12 +35,12 @@ export class KeysToRevoke {
     return [...this.#keys.keys()];
   }
 
-  /** One line per key, never the secret: `hp_AbCdEfG  id 3f0c…  in a.env, b.yml`, or JSON. */
+  /** One line per key, never the secret: `hp_AbCdEfG  id 3f0c…  in a.env, b.yml`, or JSON; file names {@link printable}. */
   describe(json: boolean): string {
     let text = '';
     for (const { prefix, id, sources } of this.#keys.values()) {
-      if (json) text += `${JSON.stringify(sources.length > 0 ? { prefix, id, files: sources } : { prefix, id })}\n`;
-      else text += `${prefix}  id ${id}${sources.length > 0 ? `  in ${sources.join(', ')}` : ''}\n`;
+      if (json) text += `${printable(JSON.stringify(sources.length > 0 ? { prefix, id, files: sources } : { prefix, id }))}\n`;
+      else text += `${prefix}  id ${id}${sources.length > 0 ? `  in ${sources.map(printable).join(', ')}` : ''}\n`;
     }
     return text;
   }

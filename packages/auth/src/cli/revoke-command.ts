@@ -6,6 +6,7 @@ import { REVOKE_HELP } from './help-text.js';
 import { KeysToRevoke } from './keys-to-revoke.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { plural } from './plural.js';
+import { printable } from './printable.js';
 import { MAX_FILE_BYTES, readTextFile } from './read-text-file.js';
 import { readStdin } from './read-stdin.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
@@ -25,16 +26,17 @@ async function checkFiles(paths: readonly string[]): Promise<void> {
     try {
       info = await stat(path);
     } catch {
-      throw new UsageError(`no such file: ${path}`);
+      throw new UsageError(`no such file: ${printable(path)}`);
     }
     if (info.isDirectory()) {
-      throw new UsageError(`${path} is a directory: to find and revoke the keys under it, use drops-auth scan --revoke <base URL> ${path}`);
+      const shown = printable(path);
+      throw new UsageError(`${shown} is a directory: to find and revoke the keys under it, use drops-auth scan --revoke <base URL> ${shown}`);
     }
-    if (!info.isFile()) throw new UsageError(`not a file: ${path}`);
+    if (!info.isFile()) throw new UsageError(`not a file: ${printable(path)}`);
   }
 }
 
-/** Reads the named files (or stdin) into `keys`; resolves why one could not be read, or null. */
+/** Reads the named files (or stdin) into `keys`; resolves why one could not be read (to print as it is), or null. */
 async function collect(paths: readonly string[], io: CliIo, keys: KeysToRevoke): Promise<string | null> {
   if (paths.length === 0) {
     const text = await readStdin(io.stdin, MAX_FILE_BYTES);
@@ -47,10 +49,10 @@ async function collect(paths: readonly string[], io: CliIo, keys: KeysToRevoke):
     try {
       result = await readTextFile(path);
     } catch (error) {
-      return `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+      return `cannot read ${printable(path)}: ${printable((error as NodeJS.ErrnoException).code ?? 'error')}`;
     }
-    if (result.kind === 'too_large') return `${path} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB: split it`;
-    if (result.kind === 'binary') return `${path} is a binary file (a NUL byte in the first 8000 bytes): extract the text first`;
+    if (result.kind === 'too_large') return `${printable(path)} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB: split it`;
+    if (result.kind === 'binary') return `${printable(path)} is a binary file (a NUL byte in the first 8000 bytes): extract the text first`;
     for (const { secret } of locateApiKeys(result.text)) keys.add(secret, path);
   }
   return null;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import { MAIN_HELP } from './help-text.js';
 import { keyIdCommand } from './key-id-command.js';
+import { printable } from './printable.js';
 import { redact } from './redact.js';
 import { revokeCommand } from './revoke-command.js';
 import { scanCommand } from './scan-command.js';
@@ -47,18 +48,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
-    io.stderr.write(`drops-auth: unknown command "${redact(command)}"\n\n${MAIN_HELP}`);
+    io.stderr.write(`drops-auth: unknown command "${printable(command)}"\n\n${MAIN_HELP}`);
     return 2;
   }
   try {
     return await run(rest, io);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    // A UsageError's message is the CLI's own, with what it quotes already printable; node's
+    // argument parser quotes the arguments as they are.
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))) {
-      io.stderr.write(`drops-auth ${command}: ${redact((error as Error).message)}\nRun drops-auth ${command} --help for usage.\n`);
+      const message = error instanceof UsageError ? redact(error.message) : printable((error as Error).message);
+      io.stderr.write(`drops-auth ${command}: ${message}\nRun drops-auth ${command} --help for usage.\n`);
       return 2;
     }
-    io.stderr.write(`drops-auth ${command}: unexpected error: ${redact(String((error as Error)?.message ?? error))}\n`);
+    io.stderr.write(`drops-auth ${command}: unexpected error: ${printable(String((error as Error)?.message ?? error))}\n`);
     return 2;
   }
 }

@@ -5,6 +5,7 @@ import { SCAN_HELP } from './help-text.js';
 import { KeysToRevoke } from './keys-to-revoke.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { plural } from './plural.js';
+import { printable } from './printable.js';
 import { MAX_FILE_BYTES, readTextFile, type ReadResult } from './read-text-file.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
 import { sendRevocations } from './send-revocations.js';
@@ -18,11 +19,11 @@ async function filesOf(paths: readonly string[]): Promise<WalkedFile[]> {
     try {
       info = await stat(path);
     } catch {
-      throw new UsageError(`no such file or directory: ${path}`);
+      throw new UsageError(`no such file or directory: ${printable(path)}`);
     }
     if (info.isDirectory()) files.push(...(await walkFiles(path)));
     else if (info.isFile()) files.push({ display: path, absolute: path });
-    else throw new UsageError(`not a file or directory: ${path}`);
+    else throw new UsageError(`not a file or directory: ${printable(path)}`);
   }
   return files;
 }
@@ -53,11 +54,11 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
       result = await readTextFile(file.absolute);
     } catch (error) {
       unreadable++;
-      io.stderr.write(`drops-auth scan: cannot read ${file.display}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`);
+      io.stderr.write(`drops-auth scan: cannot read ${printable(file.display)}: ${printable((error as NodeJS.ErrnoException).code ?? 'error')}\n`);
       continue;
     }
     if (result.kind === 'too_large') {
-      io.stderr.write(`drops-auth scan: skipped ${file.display}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB\n`);
+      io.stderr.write(`drops-auth scan: skipped ${printable(file.display)}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB\n`);
       continue;
     }
     if (result.kind === 'binary') continue;
@@ -87,6 +88,6 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
 }
 
 function formatFinding(file: string, finding: ApiKeyFinding, json: boolean): string {
-  if (json) return `${JSON.stringify({ file, ...finding })}\n`;
-  return `${file}:${finding.line}:${finding.column}  prefix ${finding.prefix}  id ${finding.id}\n`;
+  if (json) return `${printable(JSON.stringify({ file, ...finding }))}\n`;
+  return `${printable(file)}:${finding.line}:${finding.column}  prefix ${finding.prefix}  id ${finding.id}\n`;
 }

@@ -1,6 +1,6 @@
 import type { CliIo } from './cli-io.js';
 import { plural } from './plural.js';
-import { redact } from './redact.js';
+import { printable } from './printable.js';
 
 /** Most secrets `POST /credentials/revoke` takes in one request. */
 export const REVOKE_BATCH_SIZE = 1000;
@@ -75,7 +75,7 @@ function networkFailure(error: unknown): string {
  * Sends `secrets` to `endpoint` (`POST <base>/credentials/revoke`, `{"credentials": [...]}`) in
  * batches of at most {@link REVOKE_BATCH_SIZE}, one after another, stopping at the first that is
  * not accepted. Writes the outcome on stderr (never a secret: the server's own words are redacted
- * too) and resolves whether every batch was accepted.
+ * too, and their control characters escaped) and resolves whether every batch was accepted.
  */
 export async function sendRevocations(endpoint: URL, secrets: readonly string[], io: CliIo, command: string): Promise<boolean> {
   let sent = 0;
@@ -101,7 +101,7 @@ export async function sendRevocations(endpoint: URL, secrets: readonly string[],
           ? 'No key was revoked.'
           : `The first ${plural(sent, 'key')} were accepted; the other ${secrets.length - sent} were not sent.`;
       io.stderr.write(
-        `drops-auth ${command}: ${endpoint.href} ${redact(failure)}\n${done} Sending a key again is harmless: run the same command again.\n`,
+        `drops-auth ${command}: ${endpoint.href} ${printable(failure)}\n${done} Sending a key again is harmless: run the same command again.\n`,
       );
       return false;
     }

@@ -12,21 +12,26 @@ export interface CliRun {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** The bytes the CLI wrote, undecoded: to check for raw control bytes. */
+  readonly stdoutBytes: Buffer;
+  readonly stderrBytes: Buffer;
 }
 
 /** Runs `drops-auth ...args` with `input` on stdin (closed right away when none) in `cwd`. */
 export async function spawnCli(args: readonly string[], options: { input?: string; cwd?: string } = {}): Promise<CliRun> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run pnpm build in packages/auth first`);
   const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdin.on('error', () => {}); // the CLI may exit before reading all of it (a usage error)
   child.stdin.end(options.input ?? '');
   const status = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve(code));
   });
-  return { status, stdout, stderr };
+  const stdoutBytes = Buffer.concat(stdout);
+  const stderrBytes = Buffer.concat(stderr);
+  return { status, stdout: stdoutBytes.toString('utf8'), stderr: stderrBytes.toString('utf8'), stdoutBytes, stderrBytes };
 }
