@@ -7,6 +7,6 @@ export * from './keys/index.js';
 export * from './secret-scanning/index.js';
 export * from './leaked-keys/index.js';
 export type { RateLimit } from './rate-limit/rate-limiter.js';
-export * from './web/index.js';
+export * from './fetch/index.js';
 export { systemClock, type Clock } from './clock.js';
 export * from './diagnostics/index.js';
