@@ -1,52 +1,35 @@
-import { parseAccept, type Authenticator } from '../authenticator/create-authenticator.js';
+import type { Authenticator } from '../authenticator/create-authenticator.js';
+import { answerResponse } from '../adapter/answer-response.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
-import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
-import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import { DEFAULT_KEYS_BODY_LIMIT } from '../http/read-json-body.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
-import { mintOptionsFromBody } from '../keys/mint-options.js';
+import { createKeyRoutes, type KeyRoutes } from '../key-routes/create-key-routes.js';
+import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
 import { errorResponse } from './error-response.js';
 import { readRequestJson } from './read-request-json.js';
 import { requestInfoOf } from './request-info.js';
 
 /** Options of {@link keysHandler}. */
-export interface KeysHandlerOptions {
-  /** Largest `POST /keys` body read, in bytes; over it a 413. Default 16 384. */
-  bodyLimit?: number;
+export interface KeysHandlerOptions extends KeyRoutesOptions {
   /** The path the key routes live under. Default `'/keys'`. */
   basePath?: string;
 }
 
-const KNOWN_OPTIONS = new Set(['bodyLimit', 'basePath']);
-const BOTH_CREDENTIALS = parseAccept(undefined);
+const WHERE = 'keysHandler';
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  });
-}
-
-/** A `200` JSON answer to a `GET`, or its headers alone to a `HEAD`. */
-function read(method: string, body: unknown): Response {
-  const answer = json(200, body);
-  return method === 'HEAD' ? new Response(null, answer) : answer;
-}
-
-function parseOptions(options: KeysHandlerOptions): { bodyLimit: number; basePath: string } {
-  if (options === null || typeof options !== 'object') throw new TypeError('keysHandler: options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`keysHandler: unknown option "${key}"`);
-  }
-  const bodyLimit = options.bodyLimit ?? DEFAULT_KEYS_BODY_LIMIT;
-  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 1) throw new TypeError('keysHandler: bodyLimit must be a positive integer (bytes)');
-  const basePath = options.basePath ?? '/keys';
+function basePathOf(options: KeysHandlerOptions | undefined): string {
+  const basePath = options?.basePath ?? '/keys';
   if (typeof basePath !== 'string' || !/^\/[^?#]*[^/?#]$/.test(basePath)) {
-    throw new TypeError('keysHandler: basePath must be a path such as "/keys", with no trailing slash');
+    throw new TypeError(`${WHERE}: basePath must be a path such as "/keys", with no trailing slash`);
   }
-  return { bodyLimit, basePath };
+  return basePath;
+}
+
+function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysHandlerOptions | undefined): KeyRoutes {
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`${WHERE}: options must be an object`);
+  const { basePath: _basePath, ...routeOptions } = options ?? {};
+  return createKeyRoutes(authenticator, keys, routeOptions, WHERE);
 }
 
 /**
@@ -91,49 +74,25 @@ function parseOptions(options: KeysHandlerOptions): { bodyLimit: number; basePat
 export function keysHandler(
   authenticator: Authenticator,
   keys: KeyManager,
-  options: KeysHandlerOptions = {},
+  options?: KeysHandlerOptions,
 ): (request: Request, client?: RequestInfo) => Promise<Response> {
-  if (typeof (authenticator as Partial<Authenticator> | null)?.authenticate !== 'function') {
-    throw new TypeError('keysHandler: authenticator must come from createAuthenticator()');
-  }
-  const manager = keys as Partial<KeyManager> | null;
-  if (typeof manager?.mint !== 'function' || typeof manager.list !== 'function' || typeof manager.revoke !== 'function') {
-    throw new TypeError('keysHandler: keys must come from createKeyManager()');
-  }
-  const { bodyLimit, basePath } = parseOptions(options);
+  const routes = routesOf(authenticator, keys, options);
+  const basePath = basePathOf(options);
 
-  async function route(request: Request, client: RequestInfo | undefined): Promise<Response> {
+  function route(request: Request, client: RequestInfo | undefined): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new NotFoundError('not found');
-    // A thunk: the authenticator asks for it only when it writes a key's first use.
-    const info = (): RequestInfo => requestInfoOf(request, client);
-    const principal = await authenticator.authenticate(request.headers, { accept: BOTH_CREDENTIALS, request: info });
-    const rest = path.slice(basePath.length).replace(/^\/|\/$/g, '');
-    const method = request.method.toUpperCase();
-    if (rest === '') {
-      if (method === 'POST') {
-        if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-        return json(201, await keys.mint(principal, mintOptionsFromBody(await readRequestJson(request, bodyLimit)), info()));
-      }
-      if (method === 'GET' || method === 'HEAD') return read(method, { keys: await keys.list(principal) });
-      throw new MethodNotAllowedError(['GET', 'POST']);
-    }
-    if (rest.includes('/')) throw new NotFoundError('not found');
-    if (rest === 'events') {
-      if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
-      const query = url.searchParams;
-      return read(method, await keys.events(principal, { cursor: query.get('cursor') ?? undefined, limit: query.get('limit') ?? undefined }));
-    }
-    if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
-    let id: string;
-    try {
-      id = decodeURIComponent(rest);
-    } catch {
-      id = rest; // not a key id either way: revoke answers the 400
-    }
-    await keys.revoke(principal, id, info());
-    return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+    return routes
+      .handle({
+        method: request.method,
+        path: path.slice(basePath.length),
+        query: url.searchParams,
+        authorization: request.headers,
+        info: () => requestInfoOf(request, client),
+        readJson: (limit) => readRequestJson(request, limit),
+      })
+      .then((answer) => answerResponse(answer, request.method));
   }
 
   return async (request, client) => {

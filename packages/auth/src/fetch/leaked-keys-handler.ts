@@ -11,7 +11,8 @@ import {
 } from '../leaked-keys/create-leaked-key-routes.js';
 import type { LeakedKeysOptions } from '../leaked-keys/leaked-keys-options.js';
 import type { RouteAnswer } from '../leaked-keys/route-answer.js';
-import { answerResponse, errorResponse } from './error-response.js';
+import { answerResponse } from '../adapter/answer-response.js';
+import { errorResponse } from './error-response.js';
 import { readRequestBytes, readRequestJson } from './read-request-json.js';
 import { requestInfoOf } from './request-info.js';
 
