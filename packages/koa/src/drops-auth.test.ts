@@ -6,7 +6,7 @@ import {
   createAuthenticator,
   createIdTokenVerifier,
   createKeyManager,
-  errorResponse,
+  respondWithError,
   MemoryKeyStore,
   type KeyStore,
   type Principal,
@@ -128,7 +128,7 @@ describe('requireAuth()', () => {
   });
 
   it('sends the same bytes as the core Web adapter', async () => {
-    const reference = errorResponse(new UnauthenticatedError('missing'));
+    const reference = respondWithError(new UnauthenticatedError('missing'));
     const res = await fetch(`${server.url}/either`);
     expect(res.status).toBe(reference.status);
     expect(await res.text()).toBe(await reference.text());

@@ -1,4 +1,4 @@
-export { errorResponse } from './error-response.js';
+export { respondWithError } from './respond-with-error.js';
 export {
   authenticateRequest,
   withAuth,

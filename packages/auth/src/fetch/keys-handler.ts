@@ -6,7 +6,7 @@ import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import { createKeyRoutes, type KeyRoutes } from '../key-routes/create-key-routes.js';
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
-import { errorResponse } from './error-response.js';
+import { respondWithError } from './respond-with-error.js';
 import { readRequestJson } from './read-request-json.js';
 import { requestInfoOf } from './request-info.js';
 
@@ -99,7 +99,7 @@ export function keysHandler(
     try {
       return await route(request, client);
     } catch (error) {
-      if (error instanceof DropsAuthError) return errorResponse(error);
+      if (error instanceof DropsAuthError) return respondWithError(error);
       throw error;
     }
   };

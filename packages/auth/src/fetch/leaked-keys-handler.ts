@@ -12,7 +12,7 @@ import {
 import type { LeakedKeysOptions } from '../leaked-keys/leaked-keys-options.js';
 import type { RouteAnswer } from '../leaked-keys/route-answer.js';
 import { answerResponse } from '../adapter/answer-response.js';
-import { errorResponse } from './error-response.js';
+import { respondWithError } from './respond-with-error.js';
 import { readRequestBytes, readRequestJson } from './read-request-json.js';
 import { requestInfoOf } from './request-info.js';
 
@@ -90,7 +90,7 @@ export function leakedKeysHandler(
     try {
       return answerResponse(await route(request, client));
     } catch (error) {
-      if (error instanceof DropsAuthError) return errorResponse(error);
+      if (error instanceof DropsAuthError) return respondWithError(error);
       throw error;
     }
   };

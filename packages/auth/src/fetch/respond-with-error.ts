@@ -9,11 +9,11 @@ import type { DropsAuthError } from '../errors/drops-auth-error.js';
  * @example
  * ```ts
  * catch (err) {
- *   if (err instanceof DropsAuthError) return errorResponse(err);
+ *   if (err instanceof DropsAuthError) return respondWithError(err);
  *   throw err;
  * }
  * ```
  */
-export function errorResponse(error: DropsAuthError): Response {
+export function respondWithError(error: DropsAuthError): Response {
   return answerResponse(error);
 }
