@@ -6,4 +6,5 @@ export {
   type AuthenticatedHandler,
 } from './with-auth.js';
 export { keysHandler, type KeysHandlerOptions } from './keys-handler.js';
+export type { RouteContext, ClientOrRouteContext } from './request-info.js';
 export { leakedKeysHandler, type LeakedKeysHandlerOptions } from './leaked-keys-handler.js';

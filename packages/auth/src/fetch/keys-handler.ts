@@ -8,15 +8,28 @@ import { createKeyRoutes, type KeyRoutes } from '../key-routes/create-key-routes
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
 import { respondWithError } from './respond-with-error.js';
 import { readRequestJson } from './read-request-json.js';
-import { requestInfoOf } from './request-info.js';
+import { requestInfoOf, type ClientOrRouteContext } from './request-info.js';
 
 /** Options of {@link keysHandler}. */
 export interface KeysHandlerOptions extends KeyRoutesOptions {
   /** The path the key routes live under. Default `'/keys'`. */
   basePath?: string;
+  /**
+   * The client of a request, for key events, where the runtime gives no address (Next.js route
+   * handlers): e.g. from a proxy header your proxy sets. Default: the second argument when it is
+   * `{ ip, userAgent? }`, else no address; the `User-Agent` header. No proxy header is read unless
+   * this says so.
+   */
+  requestInfo?: (request: Request) => RequestInfo;
 }
 
 const WHERE = 'keysHandler';
+
+function requestInfoOption(options: KeysHandlerOptions | undefined): ((request: Request) => RequestInfo) | undefined {
+  const requestInfo = options?.requestInfo;
+  if (requestInfo !== undefined && typeof requestInfo !== 'function') throw new TypeError(`${WHERE}: requestInfo must be a function`);
+  return requestInfo;
+}
 
 function basePathOf(options: KeysHandlerOptions | undefined): string {
   const basePath = options?.basePath ?? '/keys';
@@ -28,7 +41,7 @@ function basePathOf(options: KeysHandlerOptions | undefined): string {
 
 function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysHandlerOptions | undefined): KeyRoutes {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`${WHERE}: options must be an object`);
-  const { basePath: _basePath, ...routeOptions } = options ?? {};
+  const { basePath: _basePath, requestInfo: _requestInfo, ...routeOptions } = options ?? {};
   return createKeyRoutes(authenticator, keys, routeOptions, WHERE);
 }
 
@@ -47,7 +60,10 @@ function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysH
  *   when the id is not 64 lowercase hex.
  *
  * Mints, revocations and a key's first use are key events carrying the client's address and
- * `User-Agent`: a `Request` has no address, so pass it as the handler's second argument.
+ * `User-Agent`: a `Request` has no address, so pass it as the handler's second argument, or say
+ * where it is with `requestInfo`. In a Next.js route handler the second argument is Next's route
+ * context: it is accepted there (the handler exports as `GET`, `POST`, … in TypeScript) and never
+ * read as client info.
  *
  * Every method on every path under `basePath` is authenticated before routing, so without a
  * valid credential the answer is the uniform 401, never a 404 or 405; authenticated, other
@@ -67,6 +83,16 @@ function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysH
  *
  * @example
  * ```ts
+ * // Next.js App Router, app/keys/[[...rest]]/route.ts: every method, so that none is Next's own
+ * // 405 before the credential is judged.
+ * const handler = keysHandler(authenticator, keys, {
+ *   requestInfo: (request) => ({ ip: request.headers.get('x-real-ip'), userAgent: request.headers.get('user-agent') }),
+ * });
+ * export { handler as GET, handler as HEAD, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as OPTIONS };
+ * ```
+ *
+ * @example
+ * ```ts
  * // Deno: the client address comes with the connection.
  * Deno.serve((request, info) => keys(request, { ip: info.remoteAddr.hostname }));
  * ```
@@ -75,11 +101,12 @@ export function keysHandler(
   authenticator: Authenticator,
   keys: KeyManager,
   options?: KeysHandlerOptions,
-): (request: Request, client?: RequestInfo) => Promise<Response> {
+): (request: Request, client?: ClientOrRouteContext) => Promise<Response> {
   const routes = routesOf(authenticator, keys, options);
   const basePath = basePathOf(options);
+  const requestInfo = requestInfoOption(options);
 
-  function route(request: Request, client: RequestInfo | undefined): Promise<Response> {
+  function route(request: Request, client: ClientOrRouteContext): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new NotFoundError('not found');
@@ -89,7 +116,7 @@ export function keysHandler(
         path: path.slice(basePath.length),
         query: url.searchParams,
         authorization: request.headers,
-        info: () => requestInfoOf(request, client),
+        info: () => (requestInfo === undefined ? requestInfoOf(request, client) : requestInfo(request)),
         readJson: (limit) => readRequestJson(request, limit),
       })
       .then((answer) => answerResponse(answer, request.method));
