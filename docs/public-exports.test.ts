@@ -27,8 +27,8 @@ function documentedExports(): Map<string, string[]> {
 const entries = documentedExports();
 
 describe('public exports (docs/core-api.md)', () => {
-  it('documents the four entry points', () => {
-    expect([...entries.keys()]).toEqual(['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/internal']);
+  it('documents the five entry points', () => {
+    expect([...entries.keys()]).toEqual(['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/adapter', '@drops/auth/internal']);
   });
 
   for (const [entry, names] of entries) {

@@ -2,20 +2,21 @@
 // and the reason it was refused reaches the log, never the client.
 import * as check from 'node:assert/strict';
 import { snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
-import { dropsAuth } from '@drops/auth-express';
 import express from 'express';
 import { adapterContext, consoleCapture, overHttp, urlOf } from '../harness/support.js';
 
-// The README's app, up to its error handler.
+// The README's authenticator and key manager.
 const { authenticator, keys } = await adapterContext();
-const auth = dropsAuth({ authenticator, keys });
+const { console, lines: logged } = consoleCapture();
+
+// <<example>>
+
+// The README's app, on that `auth`.
 const app = express();
 app.get('/whoami', auth.requireAuth(), (_req, res) => {
   res.json({});
 });
-const { console, lines: logged } = consoleCapture();
-
-// <<example>>
+app.use(auth.errorHandler());
 
 const send = overHttp(await urlOf(app.listen(0, '127.0.0.1')));
 // Both refusals are the same bytes; only the log tells them apart.

@@ -8,7 +8,7 @@ import { packageBuild } from '../../tsup.config.base.js';
  * `bun` export conditions. Node takes the main build and keeps its synchronous `node:crypto` path.
  *
  * Every entry of the package is built here too, sharing chunks, so a runtime that takes the web
- * core gets the same core under `./testing`, `./testing/conformance` and `./internal` (one copy in
+ * core gets the same core under `./testing`, `./testing/conformance`, `./adapter` and `./internal` (one copy in
  * the process, the Web Crypto key path in the conformance suite). The testing helpers keep their
  * `node:http`, `node:net`, `node:crypto` and `node:assert` imports, spelled with `node:` as Bun
  * and Deno (and workerd's `nodejs_compat`) know them; the core imports no built-in module.
@@ -18,6 +18,7 @@ const webBuild: Options = {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/conformance': 'src/testing/conformance.ts',
+    adapter: 'src/adapter.ts',
     internal: 'src/internal.ts',
   },
   outDir: 'dist/web',
@@ -50,6 +51,7 @@ export default [
       index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
       'testing/conformance': 'src/testing/conformance.ts',
+      adapter: 'src/adapter.ts',
       internal: 'src/internal.ts',
     },
     // `dist/web` and `dist/cli.js` are the other builds' (they run at the same time): spare them.

@@ -32,7 +32,16 @@ import { userContentHeaders } from './user-content/user-content-headers.js';
  * `POST /secret-scanning/github`) take no credential: holding a key is the right to kill it.
  */
 export function createApp(deps: AppDeps): Express {
-  const auth = dropsAuth({ authenticator: deps.authenticator, keys: deps.keys });
+  const auth = dropsAuth({
+    authenticator: deps.authenticator,
+    keys: deps.keys,
+    onError(err, req) {
+      const reason = (err as { reason?: unknown }).reason;
+      // Server-side only: why a credential was refused, or which dependency failed.
+      req.res!.locals['authFailure'] = { code: err.code, ...(reason !== undefined ? { reason } : {}) };
+      if (err.status >= 500) req.log?.warn({ err: err.cause ?? err }, 'authentication unavailable');
+    },
+  });
   const db = guardAvailability(deps.db);
   const ctx: RouteContext = {
     ...deps,
@@ -72,16 +81,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(dropsOrigin === null ? serveRoutes(ctx) : redirectToDropsOrigin(dropsOrigin));
   app.use((_req, _res, next) => next(notFound()));
 
-  app.use(
-    auth.errorHandler({
-      onError(err, req) {
-        const reason = (err as { reason?: unknown }).reason;
-        // Server-side only: why a credential was refused, or which dependency failed.
-        req.res!.locals['authFailure'] = { code: err.code, ...(reason !== undefined ? { reason } : {}) };
-        if (err.status >= 500) req.log?.warn({ err: err.cause ?? err }, 'authentication unavailable');
-      },
-    }),
-  );
+  // Body parsers run inside the routes, after drops has judged the credential, except on the
+  // routes that take none: a body they cannot parse there is the app's own 400, never the 401.
+  app.use(auth.errorHandler({ publicPaths: ['/credentials/revoke', '/secret-scanning/github', '/dev/'] }));
   app.use(finalErrorHandler());
   return app;
 }

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { LocalIdentityProvider, snapshotOf, UNIFORM_401, type AnswerSnapshot } from '@drops/auth/testing';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropsAuth, optionalAuth, principalOf, requireAuth } from './index.js';
+import { dropsAuth, principalOf } from './index.js';
 import { listen, type TestServer } from './test-server.js';
 
 let idp: LocalIdentityProvider;
@@ -157,16 +157,20 @@ describe('requireAuth and optionalAuth', () => {
 
   it('checks options when the middleware is created', () => {
     const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
-    expect(() => requireAuth(authenticator, { accept: [] })).toThrow(TypeError);
-    expect(() => optionalAuth(authenticator, { accept: ['password' as 'api_key'] })).toThrow(TypeError);
-    expect(() => requireAuth({} as typeof authenticator)).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: [] })).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).optionalAuth({ accept: ['password' as 'api_key'] })).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token'], optional: true } as never)).toThrow(/unknown option "optional"/);
+    expect(() => dropsAuth({ authenticator: {} as typeof authenticator })).toThrow(TypeError);
     expect(() => dropsAuth({} as never)).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator, errorMode: 'next' } as never)).toThrow(/unknown option "errorMode"/);
+    expect(() => dropsAuth({ authenticator, onError: 'x' as never })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator, keys: {} as never })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator }).keysRouter()).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token', 'nope' as 'id_token'] })).toThrow(
       TypeError,
     );
-    expect(() => dropsAuth({ authenticator }).errorHandler({ onError: 'x' as never })).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator }).errorHandler({ onError: () => {} } as never)).toThrow(/unknown option "onError"/);
+    expect(() => dropsAuth({ authenticator }).keysRouter({ limit: 1 } as never)).toThrow(TypeError);
   });
 });
 
@@ -193,7 +197,7 @@ describe('without errorHandler()', () => {
       const principal: Principal = principalOf(req);
       res.json({ accountId: principal.accountId });
     });
-    app.get('/standalone', requireAuth(authenticator), (_req, res) => {
+    app.get('/standalone', dropsAuth({ authenticator }).requireAuth(), (_req, res) => {
       res.json({});
     });
     const bare = await listen(app);
@@ -263,7 +267,7 @@ describe('an authenticator that throws instead of rejecting', () => {
       },
     };
     const app = express();
-    app.get('/whoami', requireAuth(throwing), (_req, res) => {
+    app.get('/whoami', dropsAuth({ authenticator: throwing }).requireAuth(), (_req, res) => {
       res.json({ reached: true });
     });
     const fallback: ErrorRequestHandler = (err: Error, _req, res, _next) => {

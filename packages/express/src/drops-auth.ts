@@ -1,90 +1,85 @@
-import type { Authenticator, KeyManager } from '@drops/auth';
-import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
-import { authMiddleware, requireAuth, type AuthMiddlewareOptions } from './auth-middleware.js';
-import { errorHandler, type ErrorHandlerOptions } from './error-handler.js';
-import type { ErrorMode } from './error-mode.js';
+import type { DropsAuthError } from '@drops/auth';
+import { parseAdapterOptions, type AdapterOptions } from '@drops/auth/adapter';
+import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
+import { authMiddleware, type AuthMiddlewareOptions } from './auth-middleware.js';
+import { createErrorHandler, type ErrorHandlerOptions } from './error-handler.js';
+import { failWith } from './fail.js';
 import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
 import { createLeakedKeysRouter, type LeakedKeysRouterOptions } from './leaked-keys-router.js';
 
-/** Options of {@link dropsAuth}. */
-export interface DropsAuthOptions {
-  /** From `createAuthenticator()`. */
-  authenticator: Authenticator;
-  /** From `createKeyManager()`. Needed only for `keysRouter()` and `leakedKeysRouter()`. */
-  keys?: KeyManager;
-}
+/** Options of {@link dropsAuth}: `authenticator`, `keys` (for the routers) and `onError`. */
+export type DropsAuthOptions = AdapterOptions<Request>;
 
 /** The Express side of drops-auth, bound to one authenticator. */
 export interface DropsAuthExpress {
-  /** Middleware: a valid credential or the uniform 401; sets `req.auth`. See {@link requireAuth}. */
+  /**
+   * Middleware that lets a request through only with a valid credential and sets `req.auth`
+   * (read it with `principalOf(req)`). A failure is answered here with the error's own bytes:
+   * the uniform 401, or a 503 with `Retry-After`, never Express's HTML page. `accept` (default
+   * both) limits the credential types; a bad option is a `TypeError` here.
+   */
   requireAuth(options?: AuthMiddlewareOptions): RequestHandler;
-  /** Middleware: no credential passes anonymously, a bad one is the 401. See {@link optionalAuth}. */
+  /** Like `requireAuth()`, but no `Authorization` header at all passes with `req.auth = null`; a bad one is still the 401. */
   optionalAuth(options?: AuthMiddlewareOptions): RequestHandler;
-  /** `POST /keys`, `GET /keys`, `DELETE /keys/:id`, to mount at `/keys`. See {@link keysRouter}. */
+  /**
+   * The `/keys` routes (`POST`, `GET`, `GET /keys/events`, `DELETE /keys/:id`), to mount at
+   * `/keys`. Every method and path below is authenticated first. `bodyLimit` (bytes, default
+   * 16 384) caps the `POST /keys` body. Needs `keys`.
+   */
   keysRouter(options?: KeysRouterOptions): Router;
   /**
-   * `POST /credentials/revoke` and `POST /secret-scanning/github` (no credential), to mount at
-   * the root. See {@link leakedKeysRouter}.
+   * `POST /credentials/revoke` and `POST /secret-scanning/github` (no credential: holding a key
+   * is the right to kill it), to mount at the root, before any body parser (GitHub signs the raw
+   * bytes) or behind `express.raw()`. Needs `keys`.
    */
   leakedKeysRouter(options?: LeakedKeysRouterOptions): Router;
   /**
-   * Answers drops-auth errors with their exact bytes, passes others on. See {@link errorHandler}.
-   * Optional: without it the middleware above answers its own failures (the same bytes). Once
-   * it is created, they go to `next(err)` instead, so its `onError` sees every failure.
+   * Mount after your routes: answers drops-auth errors your routes throw, and the errors of a
+   * body parser mounted before drops' routes (the uniform 401 without a valid credential, else a
+   * JSON 400/413). Other errors go on to your own handler.
    */
   errorHandler(options?: ErrorHandlerOptions): ErrorRequestHandler;
 }
 
 /**
- * Binds the Express middleware to an authenticator (and a key manager for the `/keys` routes).
- * Options are checked here; every factory checks its own options when called, so mistakes are a
- * `TypeError` at start-up, never on a request.
+ * drops auth for Express 4 and 5, bound to an authenticator (and a key manager for the routers).
+ * Options are checked here, and each middleware's when it is built: a mistake, an unknown option
+ * included, is a `TypeError` at start-up, never on a request. Every failure is answered with the
+ * core's exact bytes after `onError` has seen it.
  *
  * @example
  * ```ts
  * import express from 'express';
  * import { createAuthenticator, createKeyManager, MemoryKeyStore } from '@drops/auth';
- * import { dropsAuth } from '@drops/auth-express';
+ * import { dropsAuth, principalOf } from '@drops/auth-express';
  *
  * const keyStore = new MemoryKeyStore();
  * const auth = dropsAuth({
  *   authenticator: createAuthenticator({ keyStore, idTokenVerifier }),
  *   keys: createKeyManager({ keyStore }),
+ *   onError: (err, req) => console.info(req.path, err.code),
  * });
  *
  * const app = express();
+ * app.use(express.json()); // may come first: the credential is still judged before the body
  * app.use('/keys', auth.keysRouter());
  * app.use(auth.leakedKeysRouter()); // POST /credentials/revoke, POST /secret-scanning/github
  * app.get('/whoami', auth.requireAuth(), (req, res) => res.json({ accountId: principalOf(req).accountId }));
- * app.post('/deploy', auth.optionalAuth(), deploy);
  * app.use(auth.errorHandler());
  * ```
  */
 export function dropsAuth(options: DropsAuthOptions): DropsAuthExpress {
-  if (options === null || typeof options !== 'object') throw new TypeError('dropsAuth: options are required');
-  const { authenticator, keys } = options;
-  // requireAuth checks the authenticator; do it now rather than on first use.
-  requireAuth(authenticator);
-  if (keys !== undefined && (keys === null || typeof keys !== 'object' || typeof keys.mint !== 'function')) {
-    throw new TypeError('dropsAuth: keys must come from createKeyManager()');
-  }
-  // Shared by every middleware of this instance, so one created before errorHandler() sees it too.
-  const mode: ErrorMode = { passToNext: false };
+  const { authenticator, keys, onError } = parseAdapterOptions(options, 'dropsAuth');
+  const fail = failWith(onError as ((error: DropsAuthError, req: Request) => void) | undefined);
+  const needKeys = (name: string): NonNullable<typeof keys> => {
+    if (keys === undefined) throw new TypeError(`dropsAuth: pass \`keys: createKeyManager(...)\` to use ${name}()`);
+    return keys;
+  };
   return {
-    requireAuth: (routeOptions) => authMiddleware('requireAuth', authenticator, routeOptions, mode),
-    optionalAuth: (routeOptions) => authMiddleware('optionalAuth', authenticator, routeOptions, mode),
-    keysRouter(routerOptions) {
-      if (keys === undefined) throw new TypeError('dropsAuth: pass `keys: createKeyManager(...)` to use keysRouter()');
-      return createKeysRouter(authenticator, keys, routerOptions ?? {}, mode);
-    },
-    leakedKeysRouter(routerOptions) {
-      if (keys === undefined) throw new TypeError('dropsAuth: pass `keys: createKeyManager(...)` to use leakedKeysRouter()');
-      return createLeakedKeysRouter(keys, routerOptions, mode, 'leakedKeysRouter');
-    },
-    errorHandler(handlerOptions) {
-      const handler = errorHandler(handlerOptions);
-      mode.passToNext = true;
-      return handler;
-    },
+    requireAuth: (routeOptions) => authMiddleware('requireAuth', authenticator, routeOptions, fail),
+    optionalAuth: (routeOptions) => authMiddleware('optionalAuth', authenticator, routeOptions, fail),
+    keysRouter: (routerOptions) => createKeysRouter(authenticator, needKeys('keysRouter'), routerOptions, fail),
+    leakedKeysRouter: (routerOptions) => createLeakedKeysRouter(needKeys('leakedKeysRouter'), routerOptions, fail, 'leakedKeysRouter'),
+    errorHandler: (handlerOptions) => createErrorHandler(authenticator, handlerOptions, fail),
   };
 }

@@ -1,41 +1,89 @@
-import { DropsAuthError } from '@drops/auth';
+import { DropsAuthError, type Authenticator } from '@drops/auth';
+import { authorizationOfNodeRequest, parseAccept, GITHUB_SECRET_SCANNING_PATH, REVOKE_CREDENTIALS_PATH } from '@drops/auth/adapter';
 import type { ErrorRequestHandler, Request } from 'express';
-import { sendError } from './send-error.js';
+import { bodyParserError } from './body-parser-error.js';
+import type { Fail } from './fail.js';
+import { requestInfoOf } from './request-info.js';
 
-/** Options of {@link errorHandler}. */
+/** Options of `errorHandler()`. */
 export interface ErrorHandlerOptions {
   /**
-   * Called with every drops-auth error before it is answered, e.g. to log
-   * `UnauthenticatedError.reason` (never sent to the client). Must not throw.
+   * Paths (a path, or a prefix ending in `/`) that take requests with no credential, for a body
+   * parser mounted before drops: there a body it cannot parse, sent with no `Authorization`
+   * header, is a JSON 400/413; on every other path, the uniform 401 (the credential is judged
+   * before the body). Default: the leaked-key routes, `['/credentials/revoke', '/secret-scanning/github']`.
    */
-  onError?: (error: DropsAuthError, req: Request) => void;
+  publicPaths?: readonly string[];
+  /**
+   * Where `keysRouter()` is mounted, so that a body the parser refused on `POST <keysPath>` is
+   * judged as that route judges: an API key there is the uniform 401 (only an ID token mints).
+   * Default `'/keys'`.
+   */
+  keysPath?: string;
 }
 
-/**
- * An Express error handler that answers drops-auth errors (the uniform 401, the 503 with
- * `Retry-After`, the 400/404 of the key routes) with the error's own status, headers and body
- * bytes. Any other error is passed on with `next(err)`, to your own handler or Express's.
- * Mount it after your routes.
- *
- * @example
- * ```ts
- * app.use('/keys', auth.keysRouter());
- * app.get('/whoami', auth.requireAuth(), whoami);
- * app.use(errorHandler({ onError: (err, req) => req.log.info({ err: err.code }, 'refused') }));
- * ```
- */
-export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHandler {
+interface ResolvedErrorHandlerOptions {
+  readonly publicPaths: readonly string[];
+  readonly keysPath: string;
+}
+
+const KNOWN_OPTIONS = new Set(['publicPaths', 'keysPath']);
+const isPath = (p: unknown): p is string => typeof p === 'string' && p.startsWith('/');
+
+function parseOptions(options: ErrorHandlerOptions = {}): ResolvedErrorHandlerOptions {
   if (options === null || typeof options !== 'object') throw new TypeError('errorHandler: options must be an object');
-  const { onError } = options;
-  if (onError !== undefined && typeof onError !== 'function') {
-    throw new TypeError('errorHandler: onError must be a function');
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`errorHandler: unknown option "${key}"`);
   }
+  const publicPaths = options.publicPaths ?? [REVOKE_CREDENTIALS_PATH, GITHUB_SECRET_SCANNING_PATH];
+  if (!Array.isArray(publicPaths) || !publicPaths.every(isPath)) {
+    throw new TypeError('errorHandler: publicPaths must be a list of paths starting with "/"');
+  }
+  const keysPath = options.keysPath ?? '/keys';
+  if (!isPath(keysPath)) throw new TypeError('errorHandler: keysPath must be a path starting with "/"');
+  return { publicPaths: [...publicPaths], keysPath: keysPath.replace(/\/$/, '') };
+}
+
+const ID_TOKEN_ONLY = parseAccept(['id_token']);
+const BOTH = parseAccept(undefined);
+
+const isUnder = (path: string, paths: readonly string[]): boolean =>
+  paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p || path.startsWith(`${p}/`)));
+
+/**
+ * Express's error handler for one `dropsAuth()`: answers drops-auth errors (e.g. `principalOf`
+ * on a route without `requireAuth()`) with their exact bytes, and the errors of a body parser
+ * (`express.json()`, `express.urlencoded()`) that ran before any drops middleware judged the
+ * request (one mounted after `requireAuth()` is left to the app): the credential is judged first, so without a valid one the answer is the uniform 401 (or 503), with one a JSON
+ * 400/413, never Express's HTML page. Any other error goes to `next(err)`.
+ * @internal Reached through `dropsAuth(...).errorHandler()`.
+ */
+export function createErrorHandler(authenticator: Authenticator, options: ErrorHandlerOptions | undefined, fail: Fail): ErrorRequestHandler {
+  const { publicPaths, keysPath } = parseOptions(options);
+
+  async function judgeBodyError(req: Request, bodyError: DropsAuthError): Promise<DropsAuthError> {
+    const authorization = authorizationOfNodeRequest(req);
+    if (authorization === undefined && isUnder(req.path, publicPaths)) return bodyError;
+    const mints = req.method === 'POST' && req.path.replace(/\/$/, '') === keysPath;
+    await authenticator.authenticate(authorization, { accept: mints ? ID_TOKEN_ONLY : BOTH, request: () => requestInfoOf(req) });
+    return bodyError;
+  }
+
   return (err, req, res, next) => {
-    if (!(err instanceof DropsAuthError) || res.headersSent) {
+    if (res.headersSent) {
       next(err);
       return;
     }
-    onError?.(err, req);
-    sendError(res, err);
+    // A parser mounted after requireAuth()/optionalAuth() failed on a request already judged:
+    // its error is the app's to answer, as any other.
+    const bodyError = err instanceof DropsAuthError || req.auth !== undefined ? null : bodyParserError(err);
+    if (bodyError === null) {
+      fail(req, res, next, err);
+      return;
+    }
+    judgeBodyError(req, bodyError).then(
+      (error) => fail(req, res, next, error),
+      (error: unknown) => fail(req, res, next, error),
+    );
   };
 }

@@ -1,19 +1,20 @@
-import { createGitHubSecretScanning, createKeyManager, MemoryKeyStore, type KeyManager, type LeakedKeysOptions } from '@drops/auth';
+import { createAuthenticator, createGitHubSecretScanning, createKeyManager, MemoryKeyStore, type KeyManager, type LeakedKeysOptions } from '@drops/auth';
 import { LocalSecretScanningKeys } from '@drops/auth/testing';
 import { describeLeakedKeysRoutes } from '@drops/auth/testing/conformance';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dropsAuth, keysRouter, leakedKeysRouter } from './index.js';
+import { dropsAuth } from './index.js';
 import { listen, type TestServer } from './test-server.js';
 
 const api = { describe, it, beforeEach, afterEach, beforeAll, afterAll };
 const major = process.env['EXPRESS_MAJOR'] ?? '5';
 
-describeLeakedKeysRoutes(api, `leakedKeysRouter (Express ${major})`, {
+describeLeakedKeysRoutes(api, `dropsAuth().leakedKeysRouter() without errorHandler() (Express ${major})`, {
   serve: ({ authenticator, keys, leakedKeys }) => {
+    const auth = dropsAuth({ authenticator, keys });
     const app = express();
-    app.use('/keys', keysRouter(authenticator, keys));
-    app.use(leakedKeysRouter(keys, leakedKeys));
+    app.use('/keys', auth.keysRouter());
+    app.use(auth.leakedKeysRouter(leakedKeys));
     return listen(app);
   },
 });
@@ -38,14 +39,15 @@ describe(`leakedKeysRouter behind a body parser (Express ${major})`, () => {
   beforeAll(async () => {
     github = await LocalSecretScanningKeys.start();
     keys = createKeyManager({ keyStore: new MemoryKeyStore() });
+    const { leakedKeysRouter } = dropsAuth({ authenticator: createAuthenticator({ keyStore: new MemoryKeyStore() }), keys });
     const options: LeakedKeysOptions = { githubSecretScanning: false };
     const app = express();
     const verifying = createGitHubSecretScanning({ keysUrl: github.keysUrl });
     // express.raw() keeps the bytes GitHub signed; its limit is the router's too.
-    app.use('/raw', express.raw({ type: 'application/json', limit: '4mb' }), leakedKeysRouter(keys, { githubSecretScanning: verifying, secretScanningBodyLimit: 1024 }));
+    app.use('/raw', express.raw({ type: 'application/json', limit: '4mb' }), leakedKeysRouter({ githubSecretScanning: verifying, secretScanningBodyLimit: 1024 }));
     app.use(express.json());
-    app.use(leakedKeysRouter(keys, options));
-    app.use('/with-scanning', leakedKeysRouter(keys, { githubSecretScanning: verifying }));
+    app.use(leakedKeysRouter(options));
+    app.use('/with-scanning', leakedKeysRouter({ githubSecretScanning: verifying }));
     app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       errors.push(error);
       res.status(500).json({ error: 'internal error' });
@@ -98,10 +100,11 @@ describe(`leakedKeysRouter behind a body parser (Express ${major})`, () => {
 
 describe('leakedKeysRouter options', () => {
   it('checks them when created', () => {
-    const keys = createKeyManager({ keyStore: new MemoryKeyStore() });
-    expect(() => leakedKeysRouter(keys, { revokeRateLimit: { max: -1, windowMs: 1 } })).toThrow(TypeError);
-    expect(() => leakedKeysRouter(keys, { bodyLimit: 1 } as never)).toThrow(/unknown option "bodyLimit"/);
-    expect(() => leakedKeysRouter({} as never)).toThrow(/keys must come from createKeyManager/);
+    const keyStore = new MemoryKeyStore();
+    const { leakedKeysRouter } = dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: createKeyManager({ keyStore }) });
+    expect(() => leakedKeysRouter({ revokeRateLimit: { max: -1, windowMs: 1 } })).toThrow(TypeError);
+    expect(() => leakedKeysRouter({ bodyLimit: 1 } as never)).toThrow(/unknown option "bodyLimit"/);
+    expect(() => dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: {} as never })).toThrow(/keys: expected createKeyManager/);
     expect(() => dropsAuth({ authenticator: { authenticate: () => {}, authenticateOptional: () => {} } as never }).leakedKeysRouter()).toThrow(TypeError);
   });
 });

@@ -1,5 +1,5 @@
 import { PayloadTooLargeError } from '@drops/auth';
-import { parseJsonText, readBodyBytes, readJsonBody } from '@drops/auth/internal';
+import { parseJsonText, readBodyBytes, readJsonBody } from '@drops/auth/adapter';
 import type { Request } from 'express';
 
 /**
@@ -9,7 +9,10 @@ import type { Request } from 'express';
  * @internal
  */
 export function readKeysBody(req: Request, limit: number, example?: string): Promise<unknown> {
-  if (req.body !== undefined || req.readableEnded) return Promise.resolve().then(() => fromParsed(req.body, example));
+  // body-parser marks a body it read with `_body`; Express 4 also leaves `req.body = {}` when no
+  // parser matched the type, and then the stream is still there to read.
+  const parsed = (req as { _body?: unknown })._body === true;
+  if (parsed || req.readableEnded) return Promise.resolve().then(() => fromParsed(req.body, example));
   return readJsonBody(req, {
     limit,
     contentLength: req.headers['content-length'],

@@ -1,4 +1,5 @@
 import type { RequestInfo } from '@drops/auth';
+import { requestInfoOfNodeRequest } from '@drops/auth/adapter';
 import type { Request } from 'express';
 
 /**
@@ -8,5 +9,5 @@ import type { Request } from 'express';
  * @internal
  */
 export function requestInfoOf(req: Request): RequestInfo {
-  return { ip: req.ip ?? null, userAgent: req.headers['user-agent'] ?? null };
+  return requestInfoOfNodeRequest(req, req.ip ?? null);
 }

@@ -1,9 +1,9 @@
 import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/internal';
+import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/adapter';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { requestInfoOf } from './request-info.js';
-import { respondWithError } from './respond-with-error.js';
+import { answerError, type OnError } from './route-handler.js';
 
 /**
  * Options of `requireAuth()` and `optionalAuth()`.
@@ -38,16 +38,19 @@ export function authMiddleware(
   authenticator: Authenticator,
   optional: true,
   options?: AuthMiddlewareOptions,
+  onError?: OnError,
 ): Middleware<OptionalDropsAuthState>;
 export function authMiddleware(
   authenticator: Authenticator,
   optional: false,
   options?: AuthMiddlewareOptions,
+  onError?: OnError,
 ): Middleware<DropsAuthState>;
 export function authMiddleware(
   authenticator: Authenticator,
   optional: boolean,
   options?: AuthMiddlewareOptions,
+  onError?: OnError,
 ): Middleware<OptionalDropsAuthState> {
   const accept = parseOptions(optional ? 'optionalAuth' : 'requireAuth', options);
   return async (ctx, next) => {
@@ -60,7 +63,7 @@ export function authMiddleware(
         : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), authOptions);
     } catch (error) {
       // Only authentication failures are answered here; errors of the routes below propagate.
-      if (error instanceof DropsAuthError) return respondWithError(ctx, error);
+      if (error instanceof DropsAuthError) return answerError(ctx, error, onError);
       throw error;
     }
     ctx.state.auth = principal;

@@ -1,18 +1,14 @@
-import type { Authenticator, KeyManager } from '@drops/auth';
+import { parseAdapterOptions, type AdapterOptions } from '@drops/auth/adapter';
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { authMiddleware, type AuthMiddlewareOptions } from './auth-middleware.js';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { createKeysRouter, type KeysRouterOptions } from './keys-router.js';
+import type { OnError } from './route-handler.js';
 import { createLeakedKeysRouter, type LeakedKeysRouterOptions } from './leaked-keys-router.js';
 
 /** Options of {@link dropsAuth}. */
-export interface DropsAuthOptions {
-  /** From `createAuthenticator({ keyStore, idTokenVerifier })` of `@drops/auth`. */
-  authenticator: Authenticator;
-  /** From `createKeyManager({ keyStore })` of `@drops/auth`. Needed only for `keysRouter()` and `leakedKeysRouter()`. */
-  keys?: KeyManager;
-}
+export type DropsAuthOptions = AdapterOptions<Context>;
 
 /** What {@link dropsAuth} returns: the middleware and the key routes for one authenticator. */
 export interface DropsAuthKoa {
@@ -66,16 +62,6 @@ export interface DropsAuthKoa {
   leakedKeysRouter(options?: LeakedKeysRouterOptions): Router;
 }
 
-function isAuthenticator(value: unknown): value is Authenticator {
-  const v = value as Partial<Authenticator> | null | undefined;
-  return typeof v?.authenticate === 'function' && typeof v.authenticateOptional === 'function';
-}
-
-function isKeyManager(value: unknown): value is KeyManager {
-  const v = value as Partial<KeyManager> | null | undefined;
-  return typeof v?.mint === 'function' && typeof v.list === 'function' && typeof v.revoke === 'function';
-}
-
 /**
  * drops auth for Koa. Options are checked here, and each middleware's options when it is built,
  * so a mistake is a `TypeError` at start-up, never a surprise on the first request.
@@ -114,34 +100,23 @@ function isKeyManager(value: unknown): value is KeyManager {
  * ```
  */
 export function dropsAuth(options: DropsAuthOptions): DropsAuthKoa {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('dropsAuth(): options must be an object { authenticator, keys? }');
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'authenticator' && key !== 'keys') throw new TypeError(`dropsAuth(): unknown option "${key}"`);
-  }
-  const { authenticator, keys } = options;
-  if (!isAuthenticator(authenticator)) {
-    throw new TypeError('dropsAuth(): authenticator must come from createAuthenticator() of @drops/auth');
-  }
-  if (keys !== undefined && !isKeyManager(keys)) {
-    throw new TypeError('dropsAuth(): keys must come from createKeyManager() of @drops/auth');
-  }
+  const { authenticator, keys, onError: onAnyError } = parseAdapterOptions(options, 'dropsAuth()');
+  const onError = onAnyError as OnError | undefined;
 
   return {
-    requireAuth: (routeOptions) => authMiddleware(authenticator, false, routeOptions),
-    optionalAuth: (routeOptions) => authMiddleware(authenticator, true, routeOptions),
+    requireAuth: (routeOptions) => authMiddleware(authenticator, false, routeOptions, onError),
+    optionalAuth: (routeOptions) => authMiddleware(authenticator, true, routeOptions, onError),
     keysRouter(routerOptions) {
       if (keys === undefined) {
         throw new TypeError('keysRouter(): pass keys: createKeyManager({ keyStore }) to dropsAuth()');
       }
-      return createKeysRouter(authenticator, keys, routerOptions);
+      return createKeysRouter(authenticator, keys, routerOptions, onError);
     },
     leakedKeysRouter(routerOptions) {
       if (keys === undefined) {
         throw new TypeError('leakedKeysRouter(): pass keys: createKeyManager({ keyStore }) to dropsAuth()');
       }
-      return createLeakedKeysRouter(keys, routerOptions);
+      return createLeakedKeysRouter(keys, routerOptions, onError);
     },
   };
 }

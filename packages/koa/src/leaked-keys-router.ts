@@ -5,13 +5,13 @@ import {
   REVOKE_CREDENTIALS_PATH,
   type LeakedKeyRequest,
   type RouteAnswer,
-} from '@drops/auth/internal';
+} from '@drops/auth/adapter';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readKeysBody, readRawBody } from './read-json-body.js';
 import { requestInfoOf } from './request-info.js';
 import { respondWithAnswer } from './respond-with-error.js';
-import { methodNotAllowed, routeHandler } from './route-handler.js';
+import { methodNotAllowed, routeHandler, type OnError } from './route-handler.js';
 
 /** Options of `leakedKeysRouter()`: see `LeakedKeysOptions` of `@drops/auth`. */
 export type LeakedKeysRouterOptions = LeakedKeysOptions;
@@ -23,7 +23,7 @@ const WHERE = 'leakedKeysRouter()';
  * `DropsAuthKoa.leakedKeysRouter`), their 405s included.
  * @internal Reached through `dropsAuth(...).leakedKeysRouter()`.
  */
-export function createLeakedKeysRouter(keys: KeyManager, options: LeakedKeysRouterOptions | undefined): Router {
+export function createLeakedKeysRouter(keys: KeyManager, options: LeakedKeysRouterOptions | undefined, onError?: OnError): Router {
   const routes = createLeakedKeyRoutes(keys, options, WHERE);
   const requestOf = (ctx: Context): LeakedKeyRequest => ({
     headers: ctx.req.headers,
@@ -32,14 +32,14 @@ export function createLeakedKeysRouter(keys: KeyManager, options: LeakedKeysRout
     readJson: (limit, example) => readKeysBody(ctx, limit, example),
   });
   const serve = (handle: (request: LeakedKeyRequest) => Promise<RouteAnswer>) =>
-    routeHandler(async (ctx) => respondWithAnswer(ctx, await handle(requestOf(ctx))));
+    routeHandler(async (ctx) => respondWithAnswer(ctx, await handle(requestOf(ctx))), onError);
 
   const router = new Router();
   router.post(REVOKE_CREDENTIALS_PATH, serve(routes.revokeCredentials));
-  router.all(REVOKE_CREDENTIALS_PATH, methodNotAllowed(['POST']));
+  router.all(REVOKE_CREDENTIALS_PATH, methodNotAllowed(['POST'], onError));
   if (routes.githubSecretScanning !== null) {
     router.post(GITHUB_SECRET_SCANNING_PATH, serve(routes.githubSecretScanning));
-    router.all(GITHUB_SECRET_SCANNING_PATH, methodNotAllowed(['POST']));
+    router.all(GITHUB_SECRET_SCANNING_PATH, methodNotAllowed(['POST'], onError));
   }
   return router;
 }

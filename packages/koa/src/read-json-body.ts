@@ -1,4 +1,4 @@
-import { readBodyBytes, readJsonBody } from '@drops/auth/internal';
+import { readBodyBytes, readJsonBody } from '@drops/auth/adapter';
 import type { Context } from 'koa';
 
 /**

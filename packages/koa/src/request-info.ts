@@ -1,4 +1,5 @@
 import type { RequestInfo } from '@drops/auth';
+import { requestInfoOfNodeRequest } from '@drops/auth/adapter';
 import type { Context } from 'koa';
 
 /**
@@ -8,5 +9,5 @@ import type { Context } from 'koa';
  * @internal
  */
 export function requestInfoOf(ctx: Context): RequestInfo {
-  return { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null };
+  return requestInfoOfNodeRequest(ctx.req, ctx.ip || null);
 }

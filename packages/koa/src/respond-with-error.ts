@@ -1,15 +1,15 @@
 import type { DropsAuthError } from '@drops/auth';
-import type { RouteAnswer } from '@drops/auth/internal';
+import { canonicalHeaders, type RouteAnswer } from '@drops/auth/adapter';
 import type { Context } from 'koa';
 
 /**
  * Writes a drops-auth error to a Koa response: the error's own status, headers and body bytes.
- * This is how every response of this package fails, so the 401 is byte-identical to the one the
- * core's Web adapter and the Express adapter send.
+ * This is how every response of this package fails, so the 401 is byte-identical to the one
+ * every other adapter sends.
  *
- * The error's headers and `Content-Length` go out in one order, sorted by name, after any header
- * set earlier on the response (an earlier copy is removed first: Node keeps a header where it was
- * first set), so no route can answer its 401 in another order.
+ * The error's headers and `Content-Length` go out in the canonical order (sorted by name), after
+ * any header set earlier on the response (an earlier copy is removed first: Node keeps a header
+ * where it was first set), so no route can answer its 401 in another order.
  *
  * @example
  * ```ts
@@ -30,14 +30,11 @@ export function respondWithError(ctx: Context, error: DropsAuthError): void {
  * @internal
  */
 export function respondWithAnswer(ctx: Context, answer: RouteAnswer): void {
-  const body = answer.bodyText;
-  const headers: Array<[string, string]> = Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]);
-  headers.push(['content-length', String(Buffer.byteLength(body))]);
-  headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const headers = canonicalHeaders(answer);
   for (const [name] of headers) ctx.remove(name);
   ctx.status = answer.status;
   for (const [name, value] of headers) ctx.set(name, value);
   // A string body keeps the exact bytes; Koa keeps the content-type set above and rewrites
-  // content-length with the same value, in place.
-  ctx.body = body;
+  // content-length with the same value, in place. A 204 carries none.
+  if (answer.status !== 204) ctx.body = answer.bodyText;
 }

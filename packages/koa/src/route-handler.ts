@@ -7,18 +7,27 @@ import { respondWithError } from './respond-with-error.js';
  * own status, headers and bytes; other errors propagate to Koa.
  * @internal
  */
-export function routeHandler<C extends Context>(handler: (ctx: C) => Promise<void>): (ctx: Context) => Promise<void> {
+export function routeHandler<C extends Context>(handler: (ctx: C) => Promise<void>, onError?: OnError): (ctx: Context) => Promise<void> {
   return async (ctx) => {
     try {
       await handler(ctx as C);
     } catch (error) {
-      if (error instanceof DropsAuthError) return respondWithError(ctx, error);
+      if (error instanceof DropsAuthError) return answerError(ctx, error, onError);
       throw error;
     }
   };
 }
 
+/** What `onError` of `dropsAuth()` is called with. @internal */
+export type OnError = (error: DropsAuthError, ctx: Context) => void;
+
+/** Answers a drops-auth error once `onError` has seen it. @internal */
+export function answerError(ctx: Context, error: DropsAuthError, onError: OnError | undefined): void {
+  onError?.(error, ctx);
+  respondWithError(ctx, error);
+}
+
 /** A handler answering `405` with `Allow: <allow>`. @internal */
-export function methodNotAllowed(allow: readonly string[]): (ctx: Context) => void {
-  return (ctx) => respondWithError(ctx, new MethodNotAllowedError(allow));
+export function methodNotAllowed(allow: readonly string[], onError?: OnError): (ctx: Context) => void {
+  return (ctx) => answerError(ctx, new MethodNotAllowedError(allow), onError);
 }

@@ -18,9 +18,9 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from '../keys/create-key-manager.js';
 import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
 import { snapshotOf, UNIFORM_401 } from '../testing/uniform-401.js';
-import { keysHandler } from '../web/keys-handler.js';
-import { leakedKeysHandler } from '../web/leaked-keys-handler.js';
-import { serveFetch, type FetchTestServer } from '../web/test-fetch-server.js';
+import { keysHandler } from '../fetch/keys-handler.js';
+import { leakedKeysHandler } from '../fetch/leaked-keys-handler.js';
+import { serveFetch, type FetchTestServer } from '../fetch/test-fetch-server.js';
 import { spawnCli, type CliRun } from './test-spawn-cli.js';
 
 interface Received {

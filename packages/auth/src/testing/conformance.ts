@@ -15,3 +15,10 @@ export {
   type LeakedKeysServer,
   type LeakedKeysHarness,
 } from './leaked-keys-conformance.js';
+export {
+  describeKeyRoutes,
+  type KeyRoutesTestApi,
+  type KeyRoutesApp,
+  type KeyRoutesServer,
+  type KeyRoutesHarness,
+} from './key-routes-conformance.js';

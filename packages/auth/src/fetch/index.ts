@@ -1,4 +1,4 @@
-export { errorResponse } from './error-response.js';
+export { respondWithError } from './respond-with-error.js';
 export {
   authenticateRequest,
   withAuth,
@@ -6,4 +6,5 @@ export {
   type AuthenticatedHandler,
 } from './with-auth.js';
 export { keysHandler, type KeysHandlerOptions } from './keys-handler.js';
+export type { RouteContext, ClientOrRouteContext } from './request-info.js';
 export { leakedKeysHandler, type LeakedKeysHandlerOptions } from './leaked-keys-handler.js';

@@ -1,7 +1,6 @@
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
-import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import {
   createLeakedKeyRoutes,
@@ -11,9 +10,10 @@ import {
 } from '../leaked-keys/create-leaked-key-routes.js';
 import type { LeakedKeysOptions } from '../leaked-keys/leaked-keys-options.js';
 import type { RouteAnswer } from '../leaked-keys/route-answer.js';
-import { answerResponse, errorResponse } from './error-response.js';
+import { answerResponse } from '../adapter/answer-response.js';
+import { respondWithError } from './respond-with-error.js';
 import { readRequestBytes, readRequestJson } from './read-request-json.js';
-import { requestInfoOf } from './request-info.js';
+import { requestInfoOf, type ClientOrRouteContext } from './request-info.js';
 
 /** Options of {@link leakedKeysHandler}: see `LeakedKeysOptions`. */
 export type LeakedKeysHandlerOptions = LeakedKeysOptions;
@@ -63,10 +63,10 @@ export type LeakedKeysHandlerOptions = LeakedKeysOptions;
 export function leakedKeysHandler(
   keys: KeyManager,
   options?: LeakedKeysHandlerOptions,
-): (request: Request, client?: RequestInfo) => Promise<Response> {
+): (request: Request, client?: ClientOrRouteContext) => Promise<Response> {
   const routes = createLeakedKeyRoutes(keys, options, 'leakedKeysHandler');
 
-  function route(request: Request, client: RequestInfo | undefined): Promise<RouteAnswer> {
+  function route(request: Request, client: ClientOrRouteContext): Promise<RouteAnswer> {
     const path = new URL(request.url).pathname;
     const handle =
       path === REVOKE_CREDENTIALS_PATH
@@ -89,7 +89,7 @@ export function leakedKeysHandler(
     try {
       return answerResponse(await route(request, client));
     } catch (error) {
-      if (error instanceof DropsAuthError) return errorResponse(error);
+      if (error instanceof DropsAuthError) return respondWithError(error);
       throw error;
     }
   };

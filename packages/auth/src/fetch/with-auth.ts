@@ -3,7 +3,7 @@ import { parseAccept } from '../authenticator/create-authenticator.js';
 import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
-import { errorResponse } from './error-response.js';
+import { respondWithError } from './respond-with-error.js';
 import { requestInfoOf } from './request-info.js';
 
 /** Options of {@link withAuth}. */
@@ -26,7 +26,7 @@ export type AuthenticatedHandler<P extends Principal | null, Args extends unknow
 
 /**
  * Authenticates a Web `Request` (Hono, Next.js route handlers, Bun, Deno, Cloudflare Workers).
- * Resolves the principal or rejects with a `DropsAuthError` (see {@link errorResponse}). Unless
+ * Resolves the principal or rejects with a `DropsAuthError` (see {@link respondWithError}). Unless
  * `options.request` says otherwise, a key's first use is recorded with the `User-Agent` header.
  *
  * @example
@@ -89,7 +89,7 @@ export function withAuth<Args extends unknown[]>(
         : await authenticator.authenticate(request.headers, authOptions);
       return await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
     } catch (error) {
-      if (error instanceof DropsAuthError) return errorResponse(error);
+      if (error instanceof DropsAuthError) return respondWithError(error);
       throw error;
     }
   };

@@ -1,0 +1,132 @@
+import { parseAccept, type AuthorizationSource, type Authenticator } from '../authenticator/create-authenticator.js';
+import type { Principal } from '../authenticator/principal.js';
+import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import type { RequestInfo } from '../key-store/key-event.js';
+import type { KeyManager } from '../keys/create-key-manager.js';
+import { mintOptionsFromBody } from '../keys/mint-options.js';
+import { jsonAnswer, type RouteAnswer } from '../leaked-keys/route-answer.js';
+import { parseKeyRoutesOptions, type KeyRoutesOptions } from './key-routes-options.js';
+
+/** What the `/keys` routes need of a request, from any framework. */
+export interface KeyRouteRequest {
+  /** The request method, any case. */
+  readonly method: string;
+  /** The path below where the routes are mounted: `''` or `'/'` for `/keys` itself, `'/events'`, `'/<id>'`. */
+  readonly path: string;
+  /** The query parameters (`cursor`, `limit` of `GET /keys/events`). */
+  readonly query: { get(name: string): string | null };
+  /** The `Authorization` value(s): every value when there are several (see `authorizationOfNodeRequest`), or a `Headers`. */
+  readonly authorization: AuthorizationSource;
+  /** The client's address and `User-Agent`, asked for only when an event is written. */
+  info(): RequestInfo;
+  /** The body as JSON, `undefined` when empty (a body parser may have read it already); 400 for non-JSON, 413 over `limit`. */
+  readJson(limit: number): Promise<unknown>;
+}
+
+/**
+ * The framework-free core of the `/keys` routes, which `keysHandler` (fetch) and the `keysRouter`
+ * of every adapter are glue over: one place for the routes, the 404/405 rules and the order of
+ * the checks (credential, then route, then body).
+ */
+export interface KeyRoutes {
+  /** Resolves the answer to write, or rejects with a `DropsAuthError` to answer as such. */
+  handle(request: KeyRouteRequest): Promise<RouteAnswer>;
+}
+
+const BOTH_CREDENTIALS = parseAccept(undefined);
+const REVOKED: RouteAnswer = Object.freeze({ status: 204, headers: Object.freeze({ 'cache-control': 'no-store' }), bodyText: '' });
+
+/** The route below the mount point: `''` (the root), `'events'`, a key id, or `null` (deeper: a 404). */
+function routeOf(path: string): string | null {
+  const rest = path.replace(/^\/|\/$/g, '');
+  return rest.includes('/') ? null : rest;
+}
+
+function decodeId(rest: string): string {
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest; // not a key id either way: revoke answers the 400
+  }
+}
+
+/**
+ * Builds the `/keys` routes for one authenticator and key manager; options are checked here, once
+ * (a mistake is a `TypeError` naming `where`):
+ *
+ * - `POST /keys`: ID token only (an API key is the uniform 401, before the body is read).
+ *   Optional JSON `{"name": "ci-main", "expiresAt": "…"}`; anything else 400, over `bodyLimit` 413.
+ *   `201` with the minted key: the only time the secret is sent.
+ * - `GET /keys` (and `HEAD`): `200 {"keys": [...]}`, newest first.
+ * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`.
+ * - `DELETE /keys/:id`: `204`; `404` for no active key of the caller's with that id; `400` for an
+ *   id that is not 64 lowercase hex.
+ *
+ * Every method on every path is authenticated first, so without a valid credential the answer is
+ * the uniform 401, never a 404 or 405; authenticated, another method is a 405 with `Allow` and a
+ * deeper path a 404.
+ *
+ * @example
+ * ```ts
+ * import { createKeyRoutes } from '@drops/auth/adapter';
+ *
+ * const routes = createKeyRoutes(authenticator, keys, { bodyLimit: 4096 }, 'myKeysRouter');
+ * const answer = await routes.handle({
+ *   method: 'GET',
+ *   path: '/',
+ *   query: new URLSearchParams(),
+ *   authorization: 'Bearer hp_…',
+ *   info: () => ({ ip: '127.0.0.1', userAgent: null }),
+ *   readJson: async () => undefined,
+ * }); // { status: 200, headers: {...}, bodyText: '{"keys":[...]}' }
+ * ```
+ */
+export function createKeyRoutes(
+  authenticator: Authenticator,
+  keys: KeyManager,
+  options: KeyRoutesOptions | undefined,
+  where: string,
+): KeyRoutes {
+  if (typeof (authenticator as Partial<Authenticator> | null)?.authenticate !== 'function') {
+    throw new TypeError(`${where}: authenticator must come from createAuthenticator()`);
+  }
+  const manager = keys as Partial<KeyManager> | null;
+  if (typeof manager?.mint !== 'function' || typeof manager.list !== 'function' || typeof manager.revoke !== 'function') {
+    throw new TypeError(`${where}: keys must come from createKeyManager()`);
+  }
+  const { bodyLimit } = parseKeyRoutesOptions(options, where);
+
+  async function root(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
+    if (method === 'POST') {
+      // Refused before a byte of the body is read: a bad body must not answer 400 to an API key.
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      const body = await request.readJson(bodyLimit);
+      return jsonAnswer(201, await keys.mint(principal, mintOptionsFromBody(body), request.info()));
+    }
+    if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, { keys: await keys.list(principal) });
+    throw new MethodNotAllowedError(['GET', 'POST']);
+  }
+
+  async function events(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
+    if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
+    const { query } = request;
+    const page = { cursor: query.get('cursor') ?? undefined, limit: query.get('limit') ?? undefined };
+    return jsonAnswer(200, await keys.events(principal, page));
+  }
+
+  return {
+    async handle(request) {
+      const principal = await authenticator.authenticate(request.authorization, { accept: BOTH_CREDENTIALS, request: () => request.info() });
+      const method = request.method.toUpperCase();
+      const rest = routeOf(request.path);
+      if (rest === null) throw new NotFoundError('not found');
+      if (rest === '') return root(method, principal, request);
+      if (rest === 'events') return events(method, principal, request);
+      if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
+      await keys.revoke(principal, decodeId(rest), request.info());
+      return REVOKED;
+    },
+  };
+}

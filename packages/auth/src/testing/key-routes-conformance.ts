@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { createAuthenticator, type Authenticator } from '../authenticator/create-authenticator.js';
+import { createIdTokenVerifier } from '../id-token/create-id-token-verifier.js';
+import type { KeyStore } from '../key-store/key-store.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { createKeyManager, type KeyManager, type KeyManagerOptions } from '../keys/create-key-manager.js';
+import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
+import type { LeakedKeysServer, LeakedKeysTestApi } from './leaked-keys-conformance.js';
+import { LocalIdentityProvider } from './local-identity-provider.js';
+import { sendRawRequest, wireSnapshotOf, type RawResponse } from './raw-http.js';
+import { uniform401WireSweep } from './uniform-401-wire-sweep.js';
+import { snapshotOf, UNIFORM_401 } from './uniform-401.js';
+
+/** The runner functions {@link describeKeyRoutes} registers with (the same as `describeLeakedKeysRoutes`'). */
+export type KeyRoutesTestApi = LeakedKeysTestApi;
+
+/** What the suite asks an adapter to serve: built by the suite, fresh for every test. */
+export interface KeyRoutesApp {
+  readonly authenticator: Authenticator;
+  readonly keys: KeyManager;
+  /** For the key routes (`keysHandler` / `keysRouter`): a `bodyLimit` of 1024 bytes. */
+  readonly keyRoutes: KeyRoutesOptions;
+}
+
+/** A running server of a {@link KeyRoutesApp}. */
+export type KeyRoutesServer = LeakedKeysServer;
+
+/** How the adapter under test serves a {@link KeyRoutesApp}. */
+export interface KeyRoutesHarness {
+  /**
+   * Serves, on loopback, the app's key routes at `/keys` (`POST`, `GET`, `GET /keys/events`,
+   * `DELETE /keys/:id`) with `app.authenticator`, `app.keys` and `app.keyRoutes`.
+   */
+  readonly serve: (app: KeyRoutesApp) => Promise<KeyRoutesServer>;
+  /** The key store of each test's app. Default a fresh `MemoryKeyStore`. */
+  readonly keyStore?: () => KeyStore | Promise<KeyStore>;
+}
+
+/** The `bodyLimit` the suite serves with. */
+const BODY_LIMIT = 1024;
+const JSON_TYPE: ReadonlyArray<readonly [string, string]> = [['Content-Type', 'application/json']];
+
+interface Minted {
+  readonly apiKey: string;
+  readonly id: string;
+  readonly name: string | null;
+}
+
+/** A 4xx `{error}` answer other than the uniform 401, naming no secret. */
+function assertJsonError(res: RawResponse, status: number, what: string): void {
+  assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status} ${res.body.toString('utf8')}`);
+  assert.match(res.headers['content-type'] ?? '', /^application\/json/, `${what}: expected a JSON answer`);
+  const body = JSON.parse(res.body.toString('utf8')) as { error?: unknown };
+  assert.equal(typeof body.error, 'string', `${what}: expected {"error": string}`);
+}
+
+/**
+ * The HTTP suite of the `/keys` routes every adapter serves (`keysHandler` of `@drops/auth`,
+ * `keysRouter` of `@drops/auth-express` and `@drops/auth-koa`), over real sockets: the uniform
+ * 401 on the wire, byte for byte and header order included, for every cause on every key route (a
+ * duplicated `Authorization` header and an API key on `POST /keys` included, whatever the body);
+ * mint, list and revoke; the 404 and 405 rules (and that neither shows before authentication);
+ * the body limit; malformed and compressed bodies; 409 over the key limit; 503 when the key store
+ * is down. It starts a `LocalIdentityProvider`; assertions use `node:assert`.
+ *
+ * @example
+ * ```ts
+ * import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
+ * import { describeKeyRoutes } from '@drops/auth/testing/conformance';
+ *
+ * describeKeyRoutes({ describe, it, beforeEach, afterEach, beforeAll, afterAll }, 'express', {
+ *   serve: async ({ authenticator, keys, keyRoutes }) => {
+ *     const app = express();
+ *     app.use('/keys', dropsAuth({ authenticator, keys }).keysRouter(keyRoutes));
+ *     return listen(app);
+ *   },
+ * });
+ * ```
+ */
+export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness: KeyRoutesHarness): void {
+  for (const fn of ['describe', 'it', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll'] as const) {
+    if (typeof test?.[fn] !== 'function') {
+      throw new TypeError(`describeKeyRoutes: test.${fn}: expected your test runner's ${fn} function`);
+    }
+  }
+  const { describe, it, beforeEach, afterEach, beforeAll, afterAll } = test;
+
+  describe(`/keys routes: ${name}`, () => {
+    let idp: LocalIdentityProvider;
+    const servers: KeyRoutesServer[] = [];
+    let url: string;
+
+    beforeAll(async () => {
+      idp = await LocalIdentityProvider.start({ audience: 'key-routes' });
+    });
+    afterAll(async () => {
+      await idp?.close();
+    });
+
+    /** A fresh app on a fresh server. */
+    async function start(keyManager: Partial<KeyManagerOptions> = {}, store?: KeyStore): Promise<string> {
+      const keyStore = store ?? (await harness.keyStore?.()) ?? new MemoryKeyStore();
+      const server = await harness.serve({
+        authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+        keys: createKeyManager({ ...keyManager, keyStore }),
+        keyRoutes: { bodyLimit: BODY_LIMIT },
+      });
+      servers.push(server);
+      return server.url;
+    }
+
+    beforeEach(async () => {
+      url = await start();
+    });
+    afterEach(async () => {
+      await Promise.all(servers.splice(0).map((s) => s.close()));
+    });
+
+    const bearer = (credential: string): Array<readonly [string, string]> => [['Authorization', `Bearer ${credential}`]];
+    const token = (sub = 'acct_keys'): Array<readonly [string, string]> => bearer(idp.mintIdToken({ sub }));
+    const send = (method: string, path: string, headers: ReadonlyArray<readonly [string, string]> = [], body?: string, base = url): Promise<RawResponse> =>
+      sendRawRequest(base, method, path, headers, body);
+    const json = <T>(res: RawResponse): T => JSON.parse(res.body.toString('utf8')) as T;
+
+    async function mint(sub = 'acct_keys', name?: string, base = url): Promise<Minted> {
+      const body = name === undefined ? undefined : JSON.stringify({ name });
+      const res = await send('POST', '/keys', [...token(sub), ...JSON_TYPE], body, base);
+      assert.equal(res.status, 201, `POST /keys answered ${res.status} ${res.body.toString('utf8')}`);
+      return json<Minted>(res);
+    }
+
+    describe('the uniform 401', () => {
+      it('is the same bytes on the wire, header order included, for every cause on every key route (a duplicated Authorization header too)', async () => {
+        const sweep = await uniform401WireSweep({ url, idp, accountRoutes: [['GET', '/keys']] });
+        for (const [what, wire] of sweep.answers) assert.equal(wire, sweep.expected, what);
+        assert.deepStrictEqual(await snapshotOf(sweep.reference), UNIFORM_401);
+      });
+
+      it('answers an API key on POST /keys, whatever the body (none, valid, malformed, oversized, compressed)', async () => {
+        const { apiKey } = await mint();
+        const expected = wireSnapshotOf(await send('GET', '/keys'));
+        const bodies: Array<readonly [string | undefined, ReadonlyArray<readonly [string, string]>]> = [
+          [undefined, []],
+          ['{"name":"x"}', JSON_TYPE],
+          ['{"name": ', JSON_TYPE],
+          [JSON.stringify({ name: 'x'.repeat(4 * BODY_LIMIT) }), JSON_TYPE],
+          ['{}', [...JSON_TYPE, ['Content-Encoding', 'gzip']]],
+          ['name=x', [['Content-Type', 'application/x-www-form-urlencoded']]],
+        ];
+        for (const [body, headers] of bodies) {
+          assert.equal(wireSnapshotOf(await send('POST', '/keys', [...bearer(apiKey), ...headers], body)), expected, String(body));
+        }
+      });
+
+      it('comes before the 404 and 405 rules, and before the body is read', async () => {
+        const expected = wireSnapshotOf(await send('GET', '/keys'));
+        for (const [method, path, body] of [
+          ['PUT', '/keys'],
+          ['PATCH', '/keys/abc'],
+          ['GET', `/keys/${'a'.repeat(64)}`],
+          ['GET', '/keys/a/b'],
+          ['DELETE', '/keys/abc'],
+          ['POST', '/keys/events'],
+          ['POST', '/keys', JSON.stringify({ name: 'x'.repeat(4 * BODY_LIMIT) })],
+          ['POST', '/keys', '{"name": '],
+        ] as const) {
+          assert.equal(wireSnapshotOf(await send(method, path, JSON_TYPE, body)), expected, `${method} ${path}`);
+        }
+      });
+    });
+
+    describe('POST /keys', () => {
+      it('mints with an ID token: 201, the secret once, no-store', async () => {
+        const res = await send('POST', '/keys', [...token('acct_mint'), ...JSON_TYPE], '{"name":"ci-main"}');
+        assert.equal(res.status, 201);
+        assert.equal(res.headers['cache-control'], 'no-store');
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+        const body = json<Record<string, unknown>>(res);
+        assert.deepStrictEqual(Object.keys(body).sort(), ['apiKey', 'createdAt', 'id', 'name', 'prefix']);
+        assert.match(String(body['apiKey']), /^hp_[A-Za-z0-9_-]{43}$/);
+        assert.equal(body['prefix'], String(body['apiKey']).slice(0, 10));
+        assert.equal(body['name'], 'ci-main');
+        assert.equal((await mint('acct_mint')).name, null);
+      });
+
+      const badBodies: Array<readonly [string, string, number, ReadonlyArray<readonly [string, string]>?]> = [
+        ['malformed JSON', '{"name": ', 400],
+        ['a JSON array', '["x"]', 400],
+        ['a name that is not a string', '{"name": 42}', 400],
+        ['an unknown field', '{"name":"a","scopes":["all"]}', 400],
+        ['a compressed body', '{}', 400, [['Content-Encoding', 'gzip']]],
+        ['a body over the limit', JSON.stringify({ name: 'x'.repeat(4 * BODY_LIMIT) }), 413],
+      ];
+      for (const [what, body, status, headers] of badBodies) {
+        it(`answers ${what} with a JSON ${status} and mints nothing`, async () => {
+          const res = await send('POST', '/keys', [...token('acct_bad'), ...JSON_TYPE, ...(headers ?? [])], body);
+          assertJsonError(res, status, what);
+          const list = json<{ keys: unknown[] }>(await send('GET', '/keys', token('acct_bad')));
+          assert.deepStrictEqual(list.keys, [], `${what}: nothing minted`);
+        });
+      }
+
+      it('answers 409 JSON over the key limit, and a revoke frees the slot', async () => {
+        const limited = await start({ maxKeysPerAccount: 1 });
+        const first = await mint('acct_limited', undefined, limited);
+        assertJsonError(await send('POST', '/keys', token('acct_limited'), undefined, limited), 409, 'over the limit');
+        assert.equal((await send('DELETE', `/keys/${first.id}`, token('acct_limited'), undefined, limited)).status, 204);
+        await mint('acct_limited', undefined, limited);
+      });
+    });
+
+    describe('GET /keys and DELETE /keys/:id', () => {
+      it('lists newest first and never a secret; revokes with 204 and no body, then the key is the uniform 401', async () => {
+        const one = await mint('acct_list', 'one');
+        await new Promise((resolve) => setTimeout(resolve, 5)); // distinct createdAt
+        const two = await mint('acct_list', 'two');
+        const list = await send('GET', '/keys', bearer(one.apiKey));
+        assert.equal(list.status, 200);
+        assert.equal(list.headers['cache-control'], 'no-store');
+        const text = list.body.toString('utf8');
+        assert.ok(!text.includes(one.apiKey) && !text.includes(two.apiKey), 'the listing must not carry a secret');
+        assert.deepStrictEqual(json<{ keys: Array<{ name: string }> }>(list).keys.map((k) => k.name), ['two', 'one']);
+
+        const del = await send('DELETE', `/keys/${two.id}`, bearer(one.apiKey));
+        assert.equal(del.status, 204);
+        assert.equal(del.body.byteLength, 0);
+        assert.deepStrictEqual(await snapshotOf(await send('GET', '/keys', bearer(two.apiKey))), UNIFORM_401);
+      });
+
+      it('answers 404 JSON for a revoked key, another account\'s key and an unknown id; 400 JSON for an id that is not 64 lowercase hex', async () => {
+        const mine = await mint('acct_del');
+        const revoked = await mint('acct_del');
+        assert.equal((await send('DELETE', `/keys/${revoked.id}`, token('acct_del'))).status, 204);
+        assertJsonError(await send('DELETE', `/keys/${revoked.id}`, token('acct_del')), 404, 'revoked');
+        assertJsonError(await send('DELETE', `/keys/${mine.id}`, token('acct_other')), 404, 'another account\'s');
+        assertJsonError(await send('DELETE', `/keys/${'a'.repeat(64)}`, token('acct_del')), 404, 'unknown');
+        for (const bad of ['abc', mine.id.toUpperCase(), '%E0%A4%A']) assertJsonError(await send('DELETE', `/keys/${bad}`, token('acct_del')), 400, bad);
+        assert.equal((await send('GET', '/keys', bearer(mine.apiKey))).status, 200);
+      });
+    });
+
+    describe('404 and 405 once authenticated', () => {
+      it('answers another method with 405 and Allow, a deeper path with 404, all JSON', async () => {
+        for (const [method, path, allow] of [
+          ['PUT', '/keys', 'GET, POST'],
+          ['PATCH', '/keys', 'GET, POST'],
+          ['GET', `/keys/${'a'.repeat(64)}`, 'DELETE'],
+          ['POST', `/keys/${'a'.repeat(64)}`, 'DELETE'],
+          ['POST', '/keys/events', 'GET'],
+        ] as const) {
+          const res = await send(method, path, token());
+          assertJsonError(res, 405, `${method} ${path}`);
+          assert.equal(res.headers['allow'], allow, `${method} ${path}`);
+        }
+        assertJsonError(await send('GET', '/keys/a/b', token()), 404, 'GET /keys/a/b');
+        assertJsonError(await send('DELETE', '/keys/a/b', token()), 404, 'DELETE /keys/a/b');
+      });
+    });
+
+    describe('a key store that cannot answer', () => {
+      it('answers 503 with Retry-After, never 401, on every key route', async () => {
+        const down = (): Promise<never> => Promise.reject(new Error('the database is down'));
+        const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+        const base = await start({}, broken);
+        for (const [method, path, headers] of [
+          ['GET', '/keys', bearer(`hp_${'B'.repeat(42)}A`)],
+          ['GET', '/keys', token('acct_503')],
+          ['POST', '/keys', token('acct_503')],
+          ['DELETE', `/keys/${'a'.repeat(64)}`, token('acct_503')],
+        ] as const) {
+          const res = await send(method, path, headers, undefined, base);
+          assert.equal(res.status, 503, `${method} ${path}`);
+          assert.match(res.headers['retry-after'] ?? '', /^\d+$/, `${method} ${path}`);
+        }
+      });
+    });
+  });
+}

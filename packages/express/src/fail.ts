@@ -1,0 +1,23 @@
+import { DropsAuthError } from '@drops/auth';
+import { writeNodeAnswer } from '@drops/auth/adapter';
+import type { NextFunction, Request, Response } from 'express';
+
+/** How the middleware of one `dropsAuth()` ends a request that failed. @internal */
+export type Fail = (req: Request, res: Response, next: NextFunction, error: unknown) => void;
+
+/**
+ * A drops-auth error is answered here, with its exact bytes (after `onError` has seen it), so an
+ * app never sends Express's HTML page for a 401 or 503; any other error, or one after the answer
+ * has started, goes to `next(err)`.
+ * @internal
+ */
+export function failWith(onError: ((error: DropsAuthError, req: Request) => void) | undefined): Fail {
+  return (req, res, next, error) => {
+    if (!(error instanceof DropsAuthError) || res.headersSent) {
+      next(error);
+      return;
+    }
+    onError?.(error, req);
+    writeNodeAnswer(res, error);
+  };
+}
