@@ -1,7 +1,7 @@
 import { createGitHubSecretScanning, GITHUB_SECRET_SCANNING_KEYS_URL } from '@drops/auth';
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { z } from 'zod';
-import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
+import { devIdentityAllowed, devIdentityRefusal, devIdentityOnDatabaseRefusal } from './identity/dev-identity-allowed.js';
 import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
@@ -101,6 +101,7 @@ const envSchema = z.object({
   AUTH_JWKS_URL: optional(z.url()),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
   DATA_DIR: optional(z.string()),
+  DEV_IDENTITY_PROVIDER: optional(z.enum(['on', 'off'])),
   MAX_BODY_BYTES: optional(integer(1, 1024 * MiB)),
   MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
   ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
@@ -162,6 +163,7 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
+ * | `DEV_IDENTITY_PROVIDER` | `on` lets the dev identity provider run beside `DATABASE_URL`; otherwise a refusal |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
@@ -194,6 +196,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     problems.push(`AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL go together; missing ${missing.join(', ')}`);
   } else if (production) {
     problems.push(devIdentityRefusal(e.NODE_ENV));
+  } else if (e.DATABASE_URL !== undefined && e.DEV_IDENTITY_PROVIDER !== 'on') {
+    problems.push(devIdentityOnDatabaseRefusal());
   }
 
   const database: DatabaseConfig =

@@ -61,7 +61,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
     config,
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, clock }),
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, resolveAccount: identity.resolveAccount, clock }),
     keys: createKeyManager({
       keyStore,
       clock,
