@@ -7,6 +7,7 @@ export * from './keys/index.js';
 export * from './secret-scanning/index.js';
 export * from './leaked-keys/index.js';
 export type { RateLimit } from './rate-limit/rate-limiter.js';
+export { clientSubjectOf, DEFAULT_IPV6_PREFIX_LENGTH } from './rate-limit/client-subject.js';
 export * from './web/index.js';
 export { systemClock, type Clock } from './clock.js';
 export * from './diagnostics/index.js';
