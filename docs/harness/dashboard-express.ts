@@ -24,8 +24,16 @@ check.deepEqual(await configured.json(), {
 const page = await send('/dashboard/');
 check.equal(page.status, 200);
 check.match(page.headers.get('content-type') ?? '', /^text\/html/);
-for (const [name, value] of Object.entries(headers)) check.equal(page.headers.get(name), value, name);
-check.match(await page.text(), /<html/i);
+check.equal(page.headers.get('cache-control'), 'no-store');
+// The page's own headers, but scripts by this response's nonce: never 'self'.
+const nonce = /script-src 'nonce-([^']+)' 'strict-dynamic'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+check.ok(nonce !== undefined, page.headers.get('content-security-policy') ?? '');
+for (const [name, value] of Object.entries(headers)) {
+  if (name !== 'content-security-policy') check.equal(page.headers.get(name), value, name);
+}
+const html = await page.text();
+check.match(html, /<html/i);
+check.ok(html.includes(`<script nonce="${nonce}" `), 'the page script carries the nonce');
 
 // "express.static redirects /dashboard to /dashboard/"
 const bare = await send('/dashboard', { redirect: 'manual' });

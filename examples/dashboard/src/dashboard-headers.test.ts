@@ -23,4 +23,15 @@ describe('dashboardHeaders', () => {
       'referrer-policy': 'no-referrer',
     });
   });
+
+  // Drops may share the origin (no DROPS_ORIGIN): 'self' would run one injected as a script.
+  it("allows only the page's own scripts, by nonce, never 'self'", () => {
+    const firebase = dashboardConfig({ kind: 'firebase', projectId: 'drops-test' }, { FIREBASE_API_KEY: 'k', FIREBASE_SIGN_IN_PROVIDERS: 'google' });
+    for (const config of [dashboardConfig({ kind: 'dev' }), firebase]) {
+      const scriptSrc = /script-src ([^;]*)/.exec(dashboardHeaders(config, 'n0nce')['content-security-policy']!)?.[1];
+      expect(scriptSrc).toMatch(/^'nonce-n0nce'/);
+      expect(scriptSrc).not.toContain("'self'");
+      expect(dashboardHeaders(config)['content-security-policy']).toContain("script-src 'none'");
+    }
+  });
 });

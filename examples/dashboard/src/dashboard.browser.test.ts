@@ -110,7 +110,7 @@ describe('dashboard in Chromium', () => {
     // The key works against the API, from outside the browser.
     const whoami = await server.fetch('/whoami', { headers: bearer(copied) });
     expect(whoami.status).toBe(200);
-    expect(await whoami.json()).toMatchObject({ accountId: 'alice', credential: 'api_key' });
+    expect(await whoami.json()).toMatchObject({ accountId: 'dev:alice', credential: 'api_key' });
 
     // The list shows it by name and prefix.
     const row = page.getByRole('row', { name: /ci-main/ });
@@ -238,7 +238,7 @@ describe('dashboard in Chromium', () => {
     await expect.poll(activeId).toBe('secret');
     const bobKey = await page.locator('#secret').inputValue();
     const whoami = await server.fetch('/whoami', { headers: bearer(bobKey) });
-    expect(await whoami.json()).toMatchObject({ accountId: 'bob', credential: 'api_key' });
+    expect(await whoami.json()).toMatchObject({ accountId: 'dev:bob', credential: 'api_key' });
 
     // Sign out forgets everything shown.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -275,7 +275,7 @@ describe('dashboard in Chromium', () => {
       // The secret is shown once the mint's answer arrives: wait for it, not for the click.
       await expect.poll(() => p.getByLabel('API key', { exact: true }).inputValue()).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
       const secret = await p.getByLabel('API key', { exact: true }).inputValue();
-      expect(await (await strict.fetch('/whoami', { headers: bearer(secret) })).json()).toMatchObject({ accountId: 'carol' });
+      expect(await (await strict.fetch('/whoami', { headers: bearer(secret) })).json()).toMatchObject({ accountId: 'dev:carol' });
     } finally {
       await p.close();
       await strict.close();

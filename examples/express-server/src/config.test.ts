@@ -16,7 +16,7 @@ describe('loadConfig', () => {
   });
 
   it('reads PostgreSQL, Firebase and a generic identity provider', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops' }).database).toEqual({
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on' }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u@db:5432/drops',
       migrate: true,

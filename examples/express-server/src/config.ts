@@ -1,7 +1,8 @@
 import { createGitHubSecretScanning, GITHUB_SECRET_SCANNING_KEYS_URL } from '@drops/auth';
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { devIdentityAllowed, devIdentityRefusal } from './identity/dev-identity-allowed.js';
+import { devIdentityAllowed, devIdentityRefusal, devIdentityOnDatabaseRefusal } from './identity/dev-identity-allowed.js';
 import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
 
 /** Where the ID tokens come from. */
@@ -39,8 +40,22 @@ export interface Config {
   /** Anonymous `POST /deploy` per client address per window. */
   readonly anonymousDeployLimit: number;
   readonly anonymousDeployWindowMs: number;
-  /** Express `trust proxy` setting: which `X-Forwarded-For` hops to believe for the client address. */
-  readonly trustProxy: boolean | number | string;
+  /**
+   * Express `trust proxy` setting: which `X-Forwarded-For` hops to believe for the client address,
+   * a hop count or a list of proxy addresses/subnets (never "any": `TRUST_PROXY=true` is refused).
+   */
+  readonly trustProxy: false | number | string;
+  /** IPv6 clients share a rate limit (and the per-client connection cap) per network of this many bits. */
+  readonly ipv6PrefixLength: number;
+  /** Node's `headersTimeout` and `requestTimeout` (the whole request, body included), in ms. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** `server.maxConnections`, and open connections per client address (IPv6 per network). */
+  readonly maxConnections: number;
+  readonly maxConnectionsPerClient: number;
+  /** `POST /secret-scanning/github` per client address per window. */
+  readonly secretScanningLimit: number;
+  readonly secretScanningWindowMs: number;
   readonly logLevel: string;
   readonly logFormat: 'json' | 'pretty';
   readonly sweepIntervalMs: number;
@@ -103,13 +118,21 @@ const envSchema = z.object({
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
   DATA_DIR: optional(z.string()),
   DATABASE_MIGRATE: optional(z.enum(['on', 'off'])),
+  DEV_IDENTITY_PROVIDER: optional(z.enum(['on', 'off'])),
   MAX_BODY_BYTES: optional(integer(1, 1024 * MiB)),
   MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
   ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
   ANON_DEPLOY_WINDOW_SECONDS: optional(integer(1, 86_400)),
   REVOKE_BY_VALUE_LIMIT: optional(integer(1, 1_000_000)),
   REVOKE_BY_VALUE_WINDOW_SECONDS: optional(integer(1, 86_400)),
-  TRUST_PROXY: optional(z.string()),
+  TRUST_PROXY: optional(z.string().transform((v, ctx) => trustProxyOf(v, ctx))),
+  IPV6_PREFIX_LENGTH: optional(integer(1, 128)),
+  HEADERS_TIMEOUT_SECONDS: optional(integer(1, 600)),
+  REQUEST_TIMEOUT_SECONDS: optional(integer(1, 3600)),
+  MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
+  MAX_CONNECTIONS_PER_CLIENT: optional(integer(1, 1_000_000)),
+  SECRET_SCANNING_LIMIT: optional(integer(1, 1_000_000)),
+  SECRET_SCANNING_WINDOW_SECONDS: optional(integer(1, 86_400)),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_FORMAT: optional(z.enum(['json', 'pretty'])),
   SWEEP_INTERVAL_SECONDS: optional(integer(1, 86_400)),
@@ -147,11 +170,33 @@ function isAllowedKeysUrl(value: string): boolean {
   }
 }
 
-function trustProxyOf(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+// A hop count, or a comma list of proxies (addresses, CIDR subnets, or proxy-addr's names):
+// what Express's `trust proxy` (proxy-addr) believes. `true` would believe any X-Forwarded-For,
+// so a client could pick its own address (and rate-limit bucket): refused.
+function trustProxyOf(value: string, ctx: z.RefinementCtx): false | number | string {
+  if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  return value; // e.g. "loopback" or "10.0.0.0/8, 127.0.0.1"
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.every(isTrustedProxyEntry)) return entries.join(', ');
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'must be a hop count (such as 1) or a comma list of proxy addresses or subnets (such as 10.0.0.0/8, ::1, loopback); ' +
+      '"true" is refused: it would believe any X-Forwarded-For',
+  });
+  return z.NEVER;
+}
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, range, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4; // a netmask
 }
 
 /**
@@ -165,11 +210,17 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
  * | `DATABASE_MIGRATE` | `on`: both migration sets at start (`off`: none; refuse a schema behind) |
+ * | `DEV_IDENTITY_PROVIDER` | `on` lets the dev identity provider run beside `DATABASE_URL`; otherwise a refusal |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
  * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
  * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
+ * | `TRUST_PROXY` | off; a hop count or proxy addresses/subnets (`true` refused) |
+ * | `IPV6_PREFIX_LENGTH` | `64`: IPv6 clients counted per /64 |
+ * | `HEADERS_TIMEOUT_SECONDS`, `REQUEST_TIMEOUT_SECONDS` | `10`, `30` |
+ * | `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_CLIENT` | `768`, `64` |
+ * | `SECRET_SCANNING_LIMIT`, `SECRET_SCANNING_WINDOW_SECONDS` | `600` per `60` s per client address |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -197,6 +248,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     problems.push(`AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL go together; missing ${missing.join(', ')}`);
   } else if (production) {
     problems.push(devIdentityRefusal(e.NODE_ENV));
+  } else if (e.DATABASE_URL !== undefined && e.DEV_IDENTITY_PROVIDER !== 'on') {
+    problems.push(devIdentityOnDatabaseRefusal());
   }
 
   const database: DatabaseConfig =
@@ -215,6 +268,10 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
       problems.push('DROPS_ORIGIN must be another host than PUBLIC_URL: drops must never share the API origin');
     } else dropsOrigin = parsedOrigin;
   }
+
+  const headersTimeoutMs = (e.HEADERS_TIMEOUT_SECONDS ?? 10) * 1000;
+  const requestTimeoutMs = (e.REQUEST_TIMEOUT_SECONDS ?? 30) * 1000;
+  if (requestTimeoutMs < headersTimeoutMs) problems.push('REQUEST_TIMEOUT_SECONDS must be at least HEADERS_TIMEOUT_SECONDS');
 
   const maxBodyBytes = e.MAX_BODY_BYTES ?? 10 * MiB;
   const maxDropBytes = e.MAX_DROP_BYTES ?? 100 * MiB;
@@ -241,7 +298,14 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     maxDropBytes,
     anonymousDeployLimit: e.ANON_DEPLOY_LIMIT ?? 10,
     anonymousDeployWindowMs: (e.ANON_DEPLOY_WINDOW_SECONDS ?? 60) * 1000,
-    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY ?? false,
+    ipv6PrefixLength: e.IPV6_PREFIX_LENGTH ?? 64,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnections: e.MAX_CONNECTIONS ?? 768,
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT ?? 64,
+    secretScanningLimit: e.SECRET_SCANNING_LIMIT ?? 600,
+    secretScanningWindowMs: (e.SECRET_SCANNING_WINDOW_SECONDS ?? 60) * 1000,
     logLevel: e.LOG_LEVEL ?? 'info',
     logFormat: e.LOG_FORMAT ?? (options.isTty === true && !production ? 'pretty' : 'json'),
     sweepIntervalMs: (e.SWEEP_INTERVAL_SECONDS ?? 60) * 1000,

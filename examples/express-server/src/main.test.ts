@@ -17,7 +17,7 @@ describe('main.ts', () => {
   }, 30_000);
 
   it('drains a request in flight on SIGTERM, refuses new connections, then exits 0', async () => {
-    const child = startMain({ PORT: '0', DATABASE_URL: db.url });
+    const child = startMain({ PORT: '0', DATABASE_URL: db.url, DEV_IDENTITY_PROVIDER: 'on' });
     const started = await listening(child);
     expect(started.pid).toBe(child.pid); // SIGTERM goes to the server itself
     const url = new URL(started.url);
@@ -80,6 +80,23 @@ describe('main.ts', () => {
     expect(res.status).toBe(200);
     process.kill(child.pid, 'SIGTERM');
     expect(await child.exited).toBe(0);
+  }, 60_000);
+
+  // Issue 21: POST /dev/token mints tokens for any name; on a database shared with real instances
+  // that is a takeover unless the operator said the database is for development.
+  it('refuses the development identity provider beside DATABASE_URL unless DEV_IDENTITY_PROVIDER=on', async () => {
+    for (const flag of [{}, { DEV_IDENTITY_PROVIDER: 'off' }] as Array<Record<string, string>>) {
+      const child = startMain({ PORT: '0', METRICS_PORT: 'off', DATABASE_URL: db.url, ...flag });
+      expect(await child.exited).toBe(1);
+      expect(child.stderr.join('')).toContain('set DEV_IDENTITY_PROVIDER=on if the database is for development only');
+      expect(child.stdout.join('')).not.toContain('listening');
+    }
+    const allowed = startMain({ PORT: '0', METRICS_PORT: 'off', DATABASE_URL: db.url, DEV_IDENTITY_PROVIDER: 'on' });
+    const { url } = await listening(allowed);
+    const res = await fetch(`${url}/dev/token`, { method: 'POST', body: JSON.stringify({ name: 'victim-prod' }) });
+    expect(((await res.json()) as { accountId: string }).accountId).toBe('dev:victim-prod');
+    process.kill(allowed.pid, 'SIGTERM');
+    expect(await allowed.exited).toBe(0);
   }, 60_000);
 
   it('refuses a bad configuration with a clear message', async () => {

@@ -51,7 +51,7 @@ describe('the README quickstart', () => {
     expect(key.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
     expect(key.name).toBe('laptop');
     const drop = JSON.parse(deployed) as { slug: string; owner: string; url: string; expiresAt: null };
-    expect(drop).toMatchObject({ owner: 'alice', expiresAt: null, url: `${s.url}/d/${drop.slug}` });
+    expect(drop).toMatchObject({ owner: 'dev:alice', expiresAt: null, url: `${s.url}/d/${drop.slug}` });
     expect(page).toBe('<h1>Hello from drops</h1>');
     expect((JSON.parse(list) as { drops: Array<{ slug: string }> }).drops.map((d) => d.slug)).toEqual([drop.slug]);
     expect(revoked).toBe('204');

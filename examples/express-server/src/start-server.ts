@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Lifecycle } from './app-deps.js';
 import { createApp } from './app.js';
+import { limitConnections } from './http/connection-limits.js';
 import { SHAPED_MESSAGES } from './http/shaped-messages.js';
 import type { Config } from './config.js';
 import { DropsRepository } from './db/drops-repository.js';
@@ -61,7 +62,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
     config,
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, clock }),
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, resolveAccount: identity.resolveAccount, clock }),
     keys: createKeyManager({
       keyStore,
       clock,
@@ -77,10 +78,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   const sweeper = startSweeper({ drops: new DropsRepository(db), intervalMs: config.sweepIntervalMs, clock, logger });
 
-  const server = createServer(SHAPED_MESSAGES, app);
-  // Slow or idle clients must not hold the process open forever.
-  server.requestTimeout = 5 * 60_000;
-  server.headersTimeout = 60_000;
+  // Timeouts are checked every connectionsCheckingInterval (Node's default: 30 s): a second, so a
+  // request timeout of seconds cuts a trickled request within about that.
+  const server = createServer({ ...SHAPED_MESSAGES, connectionsCheckingInterval: 1000 }, app);
+  limitConnections(server, config);
   let metricsListener: MetricsListener | null = null;
   try {
     await new Promise<void>((resolve, reject) => {

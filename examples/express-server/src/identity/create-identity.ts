@@ -1,11 +1,14 @@
-import { createIdTokenVerifier, firebase, type IdTokenVerifier } from '@drops/auth';
+import { createIdTokenVerifier, firebase, type IdTokenVerifier, type ResolveAccount } from '@drops/auth';
 import type { IdentityConfig } from '../config.js';
 import { devIdentityAllowed, devIdentityRefusal } from './dev-identity-allowed.js';
 import { DevIdentityProvider } from './dev-identity-provider.js';
+import { resolveDevAccount, resolveRealAccount } from './issuer-accounts.js';
 
 /** The ID token verifier, and the development provider when that is what runs. */
 export interface Identity {
   readonly verifier: IdTokenVerifier;
+  /** The account of a verified token: bound to its issuer (issuer-accounts.ts). */
+  readonly resolveAccount: ResolveAccount;
   readonly dev: DevIdentityProvider | null;
 }
 
@@ -23,16 +26,17 @@ export function createIdentity(
 ): Identity {
   switch (config.kind) {
     case 'firebase':
-      return { verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }), dev: null };
+      return { verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }), resolveAccount: resolveRealAccount, dev: null };
     case 'oidc':
       return {
         verifier: createIdTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl: config.jwksUrl }),
+        resolveAccount: resolveRealAccount,
         dev: null,
       };
     case 'dev': {
       if (!devIdentityAllowed(nodeEnv)) throw new Error(devIdentityRefusal(nodeEnv));
       const dev = new DevIdentityProvider(clock);
-      return { verifier: dev.createVerifier(), dev };
+      return { verifier: dev.createVerifier(), resolveAccount: resolveDevAccount, dev };
     }
   }
 }

@@ -22,3 +22,16 @@ export function devIdentityRefusal(nodeEnv: string | undefined): string {
     '(the development identity provider runs only when NODE_ENV is unset, "development" or "test")'
   );
 }
+
+/**
+ * The refusal of the development identity provider beside `DATABASE_URL`: `POST /dev/token` mints
+ * ID tokens for any name, and a PostgreSQL database may be shared with real instances (issue 21).
+ * Its accounts never meet a real provider's (issuer-accounts.ts), but it runs on a database only
+ * when `DEV_IDENTITY_PROVIDER=on` says this database is for development.
+ */
+export function devIdentityOnDatabaseRefusal(): string {
+  return (
+    `DATABASE_URL with no identity provider would run the development identity provider (ID tokens for any name) on that database: ` +
+    `${IDENTITY_VARIABLES_HINT}, or set DEV_IDENTITY_PROVIDER=on if the database is for development only`
+  );
+}

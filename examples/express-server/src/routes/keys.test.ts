@@ -61,9 +61,9 @@ describe('/dev/token', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
       const { idToken, expiresIn, accountId } = (await res.json()) as { idToken: string; expiresIn: number; accountId: string };
       expect(expiresIn).toBe(3600);
-      expect(accountId).toBe('alice');
+      expect(accountId).toBe('dev:alice');
       const who = await s.fetch('/whoami', { headers: bearer(idToken) });
-      expect(await who.json()).toEqual({ accountId: 'alice', credential: 'id_token' });
+      expect(await who.json()).toEqual({ accountId: 'dev:alice', credential: 'id_token' });
       // A tampered token is refused.
       const [h, p] = idToken.split('.');
       const forged = `${h}.${Buffer.from(JSON.stringify({ sub: 'mallory' })).toString('base64url')}.${idToken.split('.')[2]}`;
@@ -74,7 +74,7 @@ describe('/dev/token', () => {
     it('defaults the name, and refuses bad input with 400', async () => {
       const s = server();
       const bare = await s.fetch('/dev/token', { method: 'POST' });
-      expect(((await bare.json()) as { accountId: string }).accountId).toBe('dev-user');
+      expect(((await bare.json()) as { accountId: string }).accountId).toBe('dev:dev-user');
       expect((await s.fetch('/dev/token', { method: 'POST', body: '{"name":"a b"}' })).status).toBe(400);
       expect((await s.fetch('/dev/token', { method: 'POST', body: 'nope' })).status).toBe(400);
       expect((await s.fetch('/dev/token')).status).toBe(405);

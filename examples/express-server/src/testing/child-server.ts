@@ -45,9 +45,12 @@ process.once('exit', () => {
  * its own process group, which {@link killChildServers} kills whole.
  *
  * `wrapper: true` spawns the `tsx` wrapper instead: only for the test that shows the difference.
+ * `maxOpenFiles` runs it under that descriptor limit (`prlimit --nofile`).
  */
-export function spawnMain(env: Record<string, string>, options: { wrapper?: boolean } = {}): ChildProcessRun {
-  const [command, args] = options.wrapper === true ? [tsx, ['src/main.ts']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+export function spawnMain(env: Record<string, string>, options: { wrapper?: boolean; maxOpenFiles?: number } = {}): ChildProcessRun {
+  let [command, args] = options.wrapper === true ? [tsx, ['src/main.ts']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  // prlimit sets the descriptor limit and execs the command: the pid is still the server's.
+  if (options.maxOpenFiles !== undefined) [command, args] = ['prlimit', [`--nofile=${options.maxOpenFiles}`, command, ...args]];
   const child: ChildProcessWithoutNullStreams = spawn(command, args, {
     cwd: root,
     detached: true,

@@ -87,6 +87,7 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
       SWEEP_INTERVAL_SECONDS: '3600',
       SHUTDOWN_TIMEOUT_MS: '2000',
       ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: ':memory:' }),
+      ...(databaseUrl !== null && options.idp === 'dev' ? { DEV_IDENTITY_PROVIDER: 'on' } : {}),
       ...(idp !== null ? { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl } : {}),
       ...(github !== null ? { GITHUB_SECRET_SCANNING_KEYS_URL: github.keysUrl } : {}),
       ...options.env,

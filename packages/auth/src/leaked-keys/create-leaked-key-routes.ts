@@ -2,8 +2,10 @@ import type { HeadersLike } from '../authenticator/parse-authorization.js';
 import { RateLimitedError } from '../errors/rate-limited-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
+import { clientSubjectOf } from '../rate-limit/client-subject.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { revokeGitHubMatches } from '../secret-scanning/github-secret-scanning-feedback.js';
+import { readSignatureHeaders } from '../secret-scanning/signature-headers.js';
 import { parseLeakedKeysOptions, type LeakedKeysOptions } from './leaked-keys-options.js';
 import { credentialsOfRevokeRequest, REVOKE_CREDENTIALS_EXAMPLE } from './revoke-credentials-request.js';
 import { jsonAnswer, type RouteAnswer } from './route-answer.js';
@@ -55,12 +57,15 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
   }
   const o = parseLeakedKeysOptions(options, where);
   const limiter = o.revokeRateLimit === null ? null : new RateLimiter(o.revokeRateLimit);
+  const alertLimiter = o.secretScanningRateLimit === null ? null : new RateLimiter(o.secretScanningRateLimit);
   const secretScanning = o.githubSecretScanning;
+  // Per client address, IPv6 per network: one client holds a whole /64.
+  const subjectOf = (request: LeakedKeyRequest): string => clientSubjectOf(request.info.ip ?? '', o.ipv6PrefixLength);
 
   return {
     async revokeCredentials(request) {
       // Counted before the body is read: a flood of bad bodies is limited like good ones.
-      const waitMs = limiter?.take(request.info.ip ?? '', o.clock()) ?? 0;
+      const waitMs = limiter?.take(subjectOf(request), o.clock()) ?? 0;
       if (waitMs > 0) throw new RateLimitedError('too many revocation requests from this address: try again later', waitMs / 1000);
       const body = await request.readJson(o.revokeBodyLimit, REVOKE_CREDENTIALS_EXAMPLE);
       await keys.revokeBySecret(credentialsOfRevokeRequest(body), { source: 'revoke_by_value', request: request.info });
@@ -70,6 +75,11 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
       secretScanning === null
         ? null
         : async (request) => {
+            // No credential here: counted, and the signature headers' shape checked (the 401 the
+            // verifier would give), before a byte of the body is read.
+            const waitMs = alertLimiter?.take(subjectOf(request), o.clock()) ?? 0;
+            if (waitMs > 0) throw new RateLimitedError('too many secret scanning alerts from this address: try again later', waitMs / 1000);
+            readSignatureHeaders(request.headers);
             const body = await request.readBytes(o.secretScanningBodyLimit);
             const matches = await secretScanning.verify(body, request.headers);
             return jsonAnswer(200, await revokeGitHubMatches(keys, matches, request.info));

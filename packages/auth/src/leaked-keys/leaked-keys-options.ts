@@ -1,11 +1,17 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { DEFAULT_IPV6_PREFIX_LENGTH } from '../rate-limit/client-subject.js';
 import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
 import { createGitHubSecretScanning, type GitHubSecretScanning } from '../secret-scanning/create-github-secret-scanning.js';
 
 /** Default `revokeRateLimit`: 60 `POST /credentials/revoke` at once per client address, refilled at 60 an hour. */
 export const DEFAULT_REVOKE_RATE_LIMIT = { max: 60, windowMs: 3_600_000 } as const;
+/**
+ * Default `secretScanningRateLimit`: 600 `POST /secret-scanning/github` at once per client address,
+ * refilled at 600 a minute (GitHub sends from a few addresses, in bursts).
+ */
+export const DEFAULT_SECRET_SCANNING_RATE_LIMIT = { max: 600, windowMs: 60_000 } as const;
 /** Default `revokeBodyLimit`: 1000 secrets of 46 characters, quoted, with room for whitespace. */
 export const DEFAULT_REVOKE_BODY_LIMIT = 128 * 1024;
 /** Default `secretScanningBodyLimit`. */
@@ -28,6 +34,14 @@ export interface LeakedKeysOptions {
    * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
    */
   revokeRateLimit?: RateLimit | false;
+  /**
+   * How often one client address may call `POST /secret-scanning/github` (it takes no credential),
+   * counted before its body is read; over it a 429 with `Retry-After`. `false` turns it off.
+   * Default `{ max: 600, windowMs: 60_000 }`.
+   */
+  secretScanningRateLimit?: RateLimit | false;
+  /** IPv6 clients share one rate limit per network of this many bits (1 to 128). Default 64. */
+  ipv6PrefixLength?: number;
   /** Largest `POST /credentials/revoke` body, in bytes; over it a 413. Default 131 072. */
   revokeBodyLimit?: number;
   /** Largest `POST /secret-scanning/github` body, in bytes; over it a 413. Default 1 048 576. */
@@ -40,6 +54,8 @@ export interface LeakedKeysOptions {
 export interface ResolvedLeakedKeysOptions {
   readonly githubSecretScanning: GitHubSecretScanning | null;
   readonly revokeRateLimit: RateLimit | null;
+  readonly secretScanningRateLimit: RateLimit | null;
+  readonly ipv6PrefixLength: number;
   readonly revokeBodyLimit: number;
   readonly secretScanningBodyLimit: number;
   readonly clock: Clock;
@@ -57,6 +73,8 @@ const schema = /* @__PURE__ */ lazySchema(() => {
       ]),
     ),
     revokeRateLimit: z.optional(rateLimitOptionSchema()),
+    secretScanningRateLimit: z.optional(rateLimitOptionSchema()),
+    ipv6PrefixLength: z.optional(z.int().check(z.minimum(1), z.maximum(128))),
     revokeBodyLimit: bytes,
     secretScanningBodyLimit: bytes,
     clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
@@ -72,6 +90,9 @@ export function parseLeakedKeysOptions(options: unknown, where: string): Resolve
   return {
     githubSecretScanning: o.githubSecretScanning === false ? null : (o.githubSecretScanning ?? createGitHubSecretScanning()),
     revokeRateLimit: o.revokeRateLimit === false ? null : (o.revokeRateLimit ?? DEFAULT_REVOKE_RATE_LIMIT),
+    secretScanningRateLimit:
+      o.secretScanningRateLimit === false ? null : (o.secretScanningRateLimit ?? DEFAULT_SECRET_SCANNING_RATE_LIMIT),
+    ipv6PrefixLength: o.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH,
     revokeBodyLimit: o.revokeBodyLimit ?? DEFAULT_REVOKE_BODY_LIMIT,
     secretScanningBodyLimit: o.secretScanningBodyLimit ?? DEFAULT_SECRET_SCANNING_BODY_LIMIT,
     clock: o.clock ?? systemClock,
