@@ -5,6 +5,7 @@ import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager, type KeyManager, type KeyManagerOptions } from '../keys/create-key-manager.js';
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
+import { delegatingKeyStore } from './delegating-key-store.js';
 import type { LeakedKeysServer, LeakedKeysTestApi } from './leaked-keys-conformance.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
 import { sendRawRequest, wireSnapshotOf, type RawResponse } from './raw-http.js';
@@ -260,7 +261,15 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
     describe('a key store that cannot answer', () => {
       it('answers 503 with Retry-After, never 401, on every key route', async () => {
         const down = (): Promise<never> => Promise.reject(new Error('the database is down'));
-        const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+        const broken: KeyStore = delegatingKeyStore(new MemoryKeyStore(), {
+          create: down,
+          createWithinLimit: down,
+          findActive: down,
+          listByAccount: down,
+          revoke: down,
+          revokeMany: down,
+          listEvents: down,
+        });
         const base = await start({}, broken);
         for (const [method, path, headers] of [
           ['GET', '/keys', bearer(`hp_${'B'.repeat(42)}A`)],
