@@ -59,5 +59,6 @@ export default [
   ),
   defineConfig(webBuild),
   // The `drops-auth` command: run by Node as the bin, imported by nobody, so ESM only and no types.
-  defineConfig({ entry: { cli: 'src/cli/main.ts' }, format: ['esm'], target: 'node20', clean: false, dts: false }),
+  // `ignore` (the scan's .gitignore rules) is bundled into it: the library itself never needs it.
+  defineConfig({ entry: { cli: 'src/cli/main.ts' }, format: ['esm'], target: 'node20', clean: false, dts: false, noExternal: ['ignore'] }),
 ];

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { BatchedDestination } from './batched-destination.js';
+import { percentDecoded } from './percent-decoded.js';
 
 /**
  * Log paths never written: credentials travel in these headers. API keys and ID tokens appear
@@ -38,10 +39,24 @@ const SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
 
 /** Whether `value` holds anything {@link scrubSecrets} would redact. */
 export function looksLikeSecret(value: string): boolean {
-  return SECRET_SHAPE.test(value);
+  return SECRET_SHAPE.test(value.includes('%') ? percentDecoded(value).text : value);
 }
 
-/** Replaces anything shaped like an API key or a JWT with `[redacted]`. */
+/**
+ * Replaces anything shaped like an API key or a JWT with `[redacted]`, in whatever form it was
+ * percent-encoded (`hp%5F…`, a JWT with `%2E`, either case of hex, encoded twice or more): the
+ * shapes are looked for in the fully decoded text, and what each came from is redacted in the
+ * original, the rest kept as sent. Without a `%` (nearly every request) the value is matched as
+ * it is, with no decoding.
+ */
 export function scrubSecrets(value: string): string {
-  return value.replace(SECRET_SHAPES, '[redacted]');
+  if (!value.includes('%')) return value.replace(SECRET_SHAPES, '[redacted]');
+  const { text, starts } = percentDecoded(value);
+  let scrubbed = '';
+  let kept = 0;
+  for (const match of text.matchAll(SECRET_SHAPES)) {
+    scrubbed += `${value.slice(kept, starts[match.index])}[redacted]`;
+    kept = starts[match.index + match[0].length]!;
+  }
+  return kept === 0 ? value : scrubbed + value.slice(kept);
 }
