@@ -9,6 +9,7 @@ import {
   type Authenticator,
   type Principal,
 } from '@drops/auth';
+import { verifyJwsTestVectors, type JwsTestVectorFile } from '@drops/auth/internal';
 
 /** Where the app's identity providers are: one that answers, one whose key set is down. */
 export interface ConformanceEnv {
@@ -28,7 +29,9 @@ export interface ConformanceEnv {
  * - `GET /whoami` (API key or ID token): the principal;
  * - `GET /down/whoami`: the same, with an identity provider whose key set cannot be fetched;
  * - `POST /secret-scanning/github`: GitHub's signed alerts (ECDSA P-256 on Web Crypto), which
- *   revoke the keys they name.
+ *   revoke the keys they name;
+ * - `POST /jws-test-vectors`: `{ alg, file }`, a Wycheproof file run through the runtime's JWS
+ *   verification; answers `{ run, wrong }`.
  */
 export function createConformanceApp(env: ConformanceEnv): (request: Request) => Promise<Response> {
   const keyStore = new MemoryKeyStore();
@@ -49,6 +52,10 @@ export function createConformanceApp(env: ConformanceEnv): (request: Request) =>
     'POST /secret-scanning/github': leakedKeysHandler(keys, {
       githubSecretScanning: createGitHubSecretScanning({ keysUrl: env.SECRET_SCANNING_KEYS_URL }),
     }),
+    'POST /jws-test-vectors': async (request) => {
+      const { alg, file } = (await request.json()) as { alg: Parameters<typeof verifyJwsTestVectors>[1]; file: JwsTestVectorFile };
+      return Response.json(await verifyJwsTestVectors(file, alg));
+    },
   };
   return async (request) => {
     const route = routes[`${request.method} ${new URL(request.url).pathname}`];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LocalIdentityProvider, LocalSecretScanningKeys, snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,17 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     const whoami = await get('/whoami', apiKey);
     expect(whoami.status).toBe(200);
     expect(await whoami.json()).toEqual({ accountId: 'acct_runtime', credential: 'api_key', keyId: id });
+  });
+
+  it.each([
+    ['ed25519_test.subset.json', 'EdDSA', 28],
+    ['ecdsa_secp256r1_sha256_p1363_test.subset.json', 'ES256', 25],
+    ['rsa_signature_2048_sha256_test.subset.json', 'RS256', 8],
+  ])('gives every Wycheproof vector of %s (%s, the %i with an ASCII message) its verdict', async (name, alg, count) => {
+    const file = JSON.parse(readFileSync(new URL(`../../packages/auth/test/wycheproof/${name}`, import.meta.url), 'utf8')) as unknown;
+    const answer = await fetch(`${server.url}/jws-test-vectors`, { method: 'POST', body: JSON.stringify({ alg, file }) });
+    expect(answer.status, server.output()).toBe(200);
+    expect(await answer.json()).toEqual({ run: count, wrong: [] });
   });
 
   it('refuses a malformed and an unknown key with the uniform 401', async () => {

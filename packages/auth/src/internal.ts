@@ -22,3 +22,8 @@ export { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from '
 export { mintOptionsFromBody } from './keys/mint-options.js';
 export { parseEventCursor } from './key-store/event-cursor.js';
 export { RecentMap } from './recent-map.js';
+export {
+  verifyJwsTestVectors,
+  type JwsTestVectorFile,
+  type JwsTestVectorVerdicts,
+} from './platform/jws-test-vectors.js';
