@@ -173,7 +173,16 @@ describe('requireAuth and optionalAuth', () => {
 describe('without errorHandler()', () => {
   it('still answers the uniform JSON 401 and the 503, never HTML or a stack trace', async () => {
     const down = (): Promise<never> => Promise.reject(new Error('db down'));
-    const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+    const broken: KeyStore = {
+      create: down,
+      findActive: down,
+      listByAccount: down,
+      revoke: down,
+      recordUse: () => {},
+      recordRevocationRequest: down,
+      pendingRevocationRequests: down,
+      completeRevocationRequest: down,
+    };
     const authenticator = createAuthenticator({ keyStore: broken, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
     const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: broken }) });
     const app = express();
@@ -215,6 +224,9 @@ describe('when the key store is down', () => {
       listByAccount: () => Promise.reject(new Error('db down')),
       revoke: () => Promise.reject(new Error('db down')),
       recordUse: () => {},
+      recordRevocationRequest: () => Promise.reject(new Error('db down')),
+      pendingRevocationRequests: () => Promise.reject(new Error('db down')),
+      completeRevocationRequest: () => Promise.reject(new Error('db down')),
     };
     const down = await listen(buildApp(broken));
     try {

@@ -106,9 +106,10 @@ describe('migration 4', () => {
     const scratchDb = fromPgPool(scratch.pool());
     try {
       await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 3) });
+      const fourth = keyStoreMigrations.filter((m) => m.version === 4);
       const oid = `select 'drops_auth_revoke_key(text, text, timestamptz)'::regprocedure::oid::int as oid`;
       const before = (await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid;
-      expect(await migrateKeyStore(scratchDb)).toEqual({ applied: [4] });
+      expect(await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: [...keyStoreMigrations.filter((m) => m.version <= 3), ...fourth] })).toEqual({ applied: [4] });
       expect((await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid).toBe(before);
     } finally {
       await scratch.drop();

@@ -8,13 +8,15 @@ import type {
   KeyRecord,
   KeyStore,
   NewKeyRecord,
+  NewPendingRevocationRequest,
+  PendingRevocationRequest,
   RequestInfo,
   ReportRevocation,
   RevokeManyStatus,
 } from '@drops/auth';
 import { InvalidRequestError } from '@drops/auth';
 import { LastUsedBatcher, parseEventCursor, type LastUseInfo } from '@drops/auth/internal';
-import { KEY_EVENTS_TABLE, KEYS_TABLE } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, PENDING_REVOCATIONS_TABLE } from './key-store-migrations.js';
 import type { Queryable } from './queryable.js';
 import { isUniqueViolation, unavailable } from './store-error.js';
 import { z } from 'zod';
@@ -132,6 +134,12 @@ const SQL = {
     from unnest($1::text[]) with ordinality as r(id, n)
     cross join lateral ${REVOKE_KEY_FUNCTION}(r.id, null, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text) f
     order by r.n`,
+  // Revocations by value, recorded before the route answers and deleted once carried out (migration 5).
+  recordRevocationRequest: `insert into ${PENDING_REVOCATIONS_TABLE} (key_ids, at, source, actor, ip, user_agent, url)
+    values ($1::text[], $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text)`,
+  pendingRevocationRequests: `select id::text as id, key_ids, at, source, actor, ip, user_agent, url
+    from ${PENDING_REVOCATIONS_TABLE} order by ${PENDING_REVOCATIONS_TABLE}.id limit $1`,
+  completeRevocationRequest: `delete from ${PENDING_REVOCATIONS_TABLE} where id = $1::bigint`,
   // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
   // Ordered by the column, qualified: a bare `seq` would be the text output column ("9" > "12").
   listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url
@@ -167,6 +175,17 @@ interface EventRow {
   type: KeyEventType;
   prefix: string;
   name: string | null;
+  at: Date;
+  source: KeyEventSource;
+  actor: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  url: string | null;
+}
+
+interface PendingRevocationRow {
+  id: string;
+  key_ids: string[];
   at: Date;
   source: KeyEventSource;
   actor: string | null;
@@ -540,6 +559,39 @@ export class PostgresKeyStore implements KeyStore {
     const events = rows.slice(0, page.limit);
     const more = rows.length > page.limit;
     return { events: events.map(eventOf), next: more ? events[events.length - 1]!.seq : null };
+  }
+
+  /** Records a revocation by value to carry out later: one insert, whatever the ids are. */
+  async recordRevocationRequest(request: NewPendingRevocationRequest): Promise<void> {
+    const { keyIds, at, event } = request;
+    await this.#query(SQL.recordRevocationRequest, 'drops_auth_pending_revocations_record', [
+      [...keyIds], at, event.source, event.actor, event.ip, event.userAgent, event.url,
+    ]);
+  }
+
+  /** The recorded revocations by value not yet completed, oldest first. */
+  async pendingRevocationRequests(options: { readonly limit: number }): Promise<PendingRevocationRequest[]> {
+    const rows = await this.#query<PendingRevocationRow>(SQL.pendingRevocationRequests, 'drops_auth_pending_revocations_list', [options.limit]);
+    return rows.map((row) => ({
+      id: row.id,
+      keyIds: row.key_ids,
+      at: new Date(row.at),
+      event: { source: row.source, actor: row.actor, ip: row.ip, userAgent: row.user_agent, url: row.url },
+    }));
+  }
+
+  /** Deletes a recorded revocation by value once carried out. */
+  async completeRevocationRequest(options: { readonly id: string }): Promise<void> {
+    await this.#query(SQL.completeRevocationRequest, 'drops_auth_pending_revocations_complete', [options.id]);
+  }
+
+  /** One statement; a failure is the store's unavailable error. */
+  async #query<R>(sql: string, name: string, params: unknown[]): Promise<R[]> {
+    try {
+      return (await this.#db.query<R>(sql, params, { name, timeoutMs: this.#timeoutMs })).rows;
+    } catch (error) {
+      throw unavailable(error);
+    }
   }
 
   #nextAcknowledgement(): Promise<void> {

@@ -71,6 +71,9 @@ describe('createAuthenticator', () => {
       findActive: (id) => keyStore.findActive(id),
       listByAccount: (accountId) => keyStore.listByAccount(accountId),
       revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+      recordRevocationRequest: (request) => keyStore.recordRevocationRequest(request),
+      pendingRevocationRequests: (options) => keyStore.pendingRevocationRequests(options),
+      completeRevocationRequest: (options) => keyStore.completeRevocationRequest(options),
       recordUse: (id, at) => {
         recorded.push([id, at.getTime()]);
         keyStore.recordUse(id, at);
@@ -103,6 +106,9 @@ describe('createAuthenticator', () => {
       findActive: (id) => keyStore.findActive(id),
       listByAccount: (accountId) => keyStore.listByAccount(accountId),
       revoke: (accountId, id, at) => keyStore.revoke(accountId, id, at),
+      recordRevocationRequest: (request) => keyStore.recordRevocationRequest(request),
+      pendingRevocationRequests: (options) => keyStore.pendingRevocationRequests(options),
+      completeRevocationRequest: (options) => keyStore.completeRevocationRequest(options),
       recordUse: (id, at, info) => {
         handed.push(info);
         keyStore.recordUse(id, at, info);

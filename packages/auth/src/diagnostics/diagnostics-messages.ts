@@ -67,7 +67,16 @@ export interface JwksFetchMessage {
  * under the key limit); `revokeMany` is `KeyManager.revokeBySecret`'s revocation (through
  * `findActive` and `revoke` on a store without `revokeMany`); `listEvents` is `KeyManager.events`.
  */
-export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke' | 'revokeMany' | 'listEvents';
+export type KeyStoreOperation =
+  | 'findActive'
+  | 'create'
+  | 'listByAccount'
+  | 'revoke'
+  | 'revokeMany'
+  | 'listEvents'
+  | 'recordRevocationRequest'
+  | 'pendingRevocationRequests'
+  | 'completeRevocationRequest';
 
 /** On `drops-auth:key-store`: one call to the key store. */
 export interface KeyStoreMessage {

@@ -91,6 +91,9 @@ describe('drops-auth:authenticate', () => {
       findActive: () => Promise.reject(new Error('db down')),
       listByAccount: () => Promise.reject(new Error('db down')),
       revoke: () => Promise.reject(new Error('db down')),
+      recordRevocationRequest: () => Promise.reject(new Error('db down')),
+      pendingRevocationRequests: () => Promise.reject(new Error('db down')),
+      completeRevocationRequest: () => Promise.reject(new Error('db down')),
       recordUse: () => {},
     };
     const { authenticator, key } = await setup(down);

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { KeyEventContext, RevokeManyStatus } from './key-event.js';
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord, ReportRevocation } from './key-store.js';
+import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 
 // Checked by `tsc` (the package's typecheck runs over the tests): a store written before
 // revocation receipts, whose revoke and revokeMany take no `report`, is still a KeyStore.
@@ -19,6 +20,11 @@ class StoreBeforeReceipts {
     return ids.map((id) => ({ id, status: 'unknown' as const }));
   }
   recordUse(_id: string, _at: Date): void {}
+  async recordRevocationRequest(_request: NewPendingRevocationRequest): Promise<void> {}
+  async pendingRevocationRequests(_options: { readonly limit: number }): Promise<PendingRevocationRequest[]> {
+    return [];
+  }
+  async completeRevocationRequest(_options: { readonly id: string }): Promise<void> {}
 }
 
 describe('KeyStore, with revocation receipts', () => {

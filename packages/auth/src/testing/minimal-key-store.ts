@@ -12,5 +12,8 @@ export function minimalKeyStore(inner: KeyStore): KeyStore {
     listByAccount: (accountId) => inner.listByAccount(accountId),
     revoke: (accountId, id, at, event) => inner.revoke(accountId, id, at, event),
     recordUse: (id, at, info) => inner.recordUse(id, at, info),
+    recordRevocationRequest: (request) => inner.recordRevocationRequest(request),
+    pendingRevocationRequests: (options) => inner.pendingRevocationRequests(options),
+    completeRevocationRequest: (options) => inner.completeRevocationRequest(options),
   };
 }

@@ -138,7 +138,16 @@ describe('keysHandler on a plain fetch server', () => {
 
   it('answers 503 with Retry-After, never 401, when the key store is down', async () => {
     const down = (): Promise<never> => Promise.reject(new Error('db down'));
-    const broken: KeyStore = { create: down, findActive: down, listByAccount: down, revoke: down, recordUse: () => {} };
+    const broken: KeyStore = {
+      create: down,
+      findActive: down,
+      listByAccount: down,
+      revoke: down,
+      recordUse: () => {},
+      recordRevocationRequest: down,
+      pendingRevocationRequests: down,
+      completeRevocationRequest: down,
+    };
     const handler = handlerFor(broken);
     const token = bearer(idp.mintIdToken({ sub: 'u-503' }));
     for (const request of [
