@@ -271,8 +271,10 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       // Nothing key-shaped: nothing to do, and nothing the caller did not know (it wrote the entries).
       if (keyIds.length === 0) return;
       await guard('recordRevocationRequest', () => keyStore.recordRevocationRequest({ keyIds, at: new Date(clock()), event }));
-      // In the background: a failure leaves the request pending for the next pass or process.
-      revokePending().catch(() => {});
+      // In the background, from a later task: not before the answer is on its way (an in-process
+      // database such as PGlite would otherwise hold the event loop for the revocation's work).
+      // A failure leaves the request pending for the next pass or process.
+      setTimeout(() => void revokePending().catch(() => {}), 0);
     },
 
     revokePending,
