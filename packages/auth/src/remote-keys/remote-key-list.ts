@@ -100,6 +100,9 @@ export class RemoteKeyList<K> {
     let cooldownLeftMs = 0;
     if (this.#inFlight !== undefined) {
       await this.#settle(this.#inFlight);
+      // Joined a fetch that may have started before the id was published: if it was another
+      // unknown id's refetch, this id had no refetch of its own, so it is inside the cooldown.
+      cooldownLeftMs = this.#unknownIdFetchAt + unknownIdCooldownMs - clock();
     } else if (this.#keys === undefined || now >= this.#freshUntil) {
       // Missing or expired: refresh, unless a fetch failed a moment ago.
       if (this.#failedAt === undefined || now - this.#failedAt >= RETRY_AFTER_FAILURE_MS) {

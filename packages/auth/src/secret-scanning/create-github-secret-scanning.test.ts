@@ -157,6 +157,17 @@ describe('createGitHubSecretScanning: the key list', () => {
     expect(github.fetchCount).toBe(3);
   });
 
+  it('answers 503, not 401, for an unknown identifier that joined another unknown identifier\'s refetch', async () => {
+    const scanning = scanningFor({ unknownKeyCooldownMs: 60 * SECOND });
+    await scanning.warmUp();
+    const junk = scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) })));
+    // Sent while the junk alert's refetch is in flight, signed by a key that list may predate.
+    const joined = scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) })));
+    await expectRefused(junk);
+    await expectUnavailable(joined);
+    expect(github.fetchCount).toBe(2);
+  });
+
   it('makes one fetch for 50 concurrent first alerts', async () => {
     const scanning = scanningFor();
     const headers = new Headers(github.signedHeaders(BODY));
