@@ -187,6 +187,9 @@ describe('without errorHandler()', () => {
       listEvents: down,
       recordUse: () => {},
       close: () => Promise.resolve(),
+      recordRevocationRequest: down,
+      pendingRevocationRequests: down,
+      completeRevocationRequest: down,
     };
     const authenticator = createAuthenticator({ keyStore: broken, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
     const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: broken }) });
@@ -234,6 +237,9 @@ describe('when the key store is down', () => {
       listEvents: fail,
       recordUse: () => {},
       close: () => Promise.resolve(),
+      recordRevocationRequest: fail,
+      pendingRevocationRequests: fail,
+      completeRevocationRequest: fail,
     };
     const down = await listen(buildApp(broken));
     try {

@@ -33,6 +33,11 @@ export const KEYS_TABLE = 'drops_auth_keys';
  */
 export const KEY_EVENTS_TABLE = 'drops_auth_key_events';
 
+/**
+ * Revocations by value recorded before `POST /credentials/revoke` answers and carried out after
+ * (migration 5): a row until its revocation is done, so none is lost to a crash. @internal
+ */
+export const PENDING_REVOCATIONS_TABLE = 'drops_auth_pending_revocations';
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
 /** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
@@ -334,6 +339,26 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         return query select true, found_revision;
       end
       $fn$;
+    `,
+  },
+  {
+    version: 6,
+    name: 'pending revocations by value',
+    // One row per POST /credentials/revoke, written before it answers and deleted once its keys
+    // are revoked: the answer's time does not depend on what the keys were, and a crash between
+    // the two leaves the row for the next process. The event columns are those of the 'revoked'
+    // events it will write.
+    sql: `
+      create table ${PENDING_REVOCATIONS_TABLE} (
+        id bigserial primary key,
+        key_ids text[] not null,
+        at timestamptz not null,
+        source text not null check (source in ('api', 'revoke_by_value', 'github_secret_scanning', 'operator')),
+        actor text,
+        ip text,
+        user_agent text,
+        url text
+      );
     `,
   },
 ]);

@@ -5,19 +5,22 @@ import type {
   KeyRecord,
   KeyStore,
   NewKeyRecord,
+  NewPendingRevocationRequest,
+  PendingRevocationRequest,
   RequestInfo,
   ReportRevocation,
   RevokeManyOptions,
   RevokeManyStatus,
   RevokeOptions,
 } from '@drops/auth';
-import { InvalidRequestError } from '@drops/auth';
-import { LastUsedBatcher, parseEventCursor } from '@drops/auth/internal';
+import { LastUsedBatcher } from '@drops/auth/internal';
+import { listKeyEvents, listKeys } from './account-listings.js';
 import type { KeyCache } from './key-cache/key-cache.js';
 import { openKeyCache } from './key-cache/open-key-cache.js';
 import { waitForAcknowledgements, type RevocationWait } from './lease/wait-for-acknowledgements.js';
 import { parseStoreSettings, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
-import { eventOf, eventParams, keyParams, mintedContext, SQL, UNATTRIBUTED, type EventRow } from './postgres-key-store-sql.js';
+import { eventParams, keyParams, mintedContext, SQL, UNATTRIBUTED } from './postgres-key-store-sql.js';
+import { completeRevocationRequest, pendingRevocationRequests, recordRevocationRequest } from './pending-revocation-requests.js';
 import type { Queryable } from './queryable.js';
 import { creationError, unavailable } from './store-error.js';
 import { writeLastUses } from './write-last-uses.js';
@@ -140,25 +143,8 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /** The account's active keys, newest first. */
-  async listByAccount(accountId: string): Promise<KeyRecord[]> {
-    try {
-      const { rows } = await this.#db.query<{
-        id: string;
-        prefix: string;
-        name: string | null;
-        created_at: Date;
-        last_used_at: Date | null;
-      }>(SQL.list, [accountId], { name: 'drops_auth_keys_list', timeoutMs: this.#timeoutMs });
-      return rows.map((r) => ({
-        id: r.id,
-        prefix: r.prefix,
-        name: r.name,
-        createdAt: new Date(r.created_at),
-        lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
-      }));
-    } catch (error) {
-      throw unavailable(error);
-    }
+  listByAccount(accountId: string): Promise<KeyRecord[]> {
+    return listKeys(this.#db, this.#timeoutMs, accountId);
   }
 
   /**
@@ -251,26 +237,24 @@ export class PostgresKeyStore implements KeyStore {
     report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
   }
 
-  /**
-   * The account's key events, newest first. The cursor is the `seq` of the last event of the
-   * previous page; a malformed one is an `InvalidRequestError` (400) before any query.
-   */
-  async listEvents(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage> {
-    if (page.cursor !== undefined) parseEventCursor(page.cursor);
-    if (!Number.isInteger(page.limit) || page.limit < 1) throw new InvalidRequestError('limit must be a positive integer');
-    let rows: EventRow[];
-    try {
-      // One more than asked: whether there is a next page, without a second query.
-      ({ rows } = await this.#db.query<EventRow>(SQL.listEvents, [accountId, page.cursor ?? null, page.limit + 1], {
-        name: 'drops_auth_key_events_list',
-        timeoutMs: this.#timeoutMs,
-      }));
-    } catch (error) {
-      throw unavailable(error);
-    }
-    const events = rows.slice(0, page.limit);
-    const more = rows.length > page.limit;
-    return { events: events.map(eventOf), next: more ? events[events.length - 1]!.seq : null };
+  /** The account's key events, newest first; a malformed cursor is a 400 before any query. */
+  listEvents(accountId: string, page: { readonly limit: number; readonly cursor?: string }): Promise<KeyEventPage> {
+    return listKeyEvents(this.#db, this.#timeoutMs, accountId, page);
+  }
+
+  /** Records a revocation by value to carry out later (`POST /credentials/revoke`). */
+  recordRevocationRequest(request: NewPendingRevocationRequest): Promise<void> {
+    return recordRevocationRequest(this.#db, this.#timeoutMs, request);
+  }
+
+  /** The recorded revocations by value not yet completed, oldest first. */
+  pendingRevocationRequests(options: { readonly limit: number }): Promise<PendingRevocationRequest[]> {
+    return pendingRevocationRequests(this.#db, this.#timeoutMs, options.limit);
+  }
+
+  /** Forgets a recorded revocation by value once carried out. */
+  completeRevocationRequest(options: { readonly id: string }): Promise<void> {
+    return completeRevocationRequest(this.#db, this.#timeoutMs, options.id);
   }
 
   /**

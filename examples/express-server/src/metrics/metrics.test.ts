@@ -104,6 +104,12 @@ describe('GET /metrics on the metrics listener', () => {
       body: alert,
     });
     expect(scanned.status).toBe(200);
+    // Revocations by value are carried out after their 202: wait until none is pending.
+    for (let i = 0; i < 400; i++) {
+      const { rows } = await s.running.db.query<{ n: number }>('select count(*)::int as n from drops_auth_pending_revocations');
+      if (rows[0]?.n === 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
 
     const grew = growth(before, await scrape(metricsUrl));
     expect(grew('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(2);

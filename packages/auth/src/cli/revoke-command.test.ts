@@ -99,12 +99,15 @@ afterAll(async () => {
 describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStore)', () => {
   let idp: LocalIdentityProvider;
   let real: FetchTestServer;
+  /** Waits for the revocations by value the server recorded (carried out after its 202). */
+  let revocationsDone: () => Promise<void>;
   const minted: string[] = [];
 
   beforeAll(async () => {
     idp = await LocalIdentityProvider.start();
     const keyStore = new MemoryKeyStore();
     const keys = createKeyManager({ keyStore });
+    revocationsDone = () => keys.revokePending();
     const keyRoutes = keysHandler(createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }), keys);
     const leaked = leakedKeysHandler(keys, { githubSecretScanning: false });
     real = await serveFetch((request, client) => (new URL(request.url).pathname.startsWith('/keys') ? keyRoutes(request, client) : leaked(request, client)));
@@ -131,6 +134,7 @@ describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStor
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`${key.apiKey.slice(0, 10)}  id ${key.id}\n`);
     expect(result.stderr).toContain(`${real.url}/credentials/revoke accepted 1 key in 1 request`);
+    await revocationsDone();
     expect(await snapshotOf(await listKeys(key.apiKey))).toEqual(UNIFORM_401);
   });
 
@@ -142,6 +146,7 @@ describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStor
     const result = await run(['scan', '--revoke', real.url, 'real'], undefined, minted);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(`prefix ${found.apiKey.slice(0, 10)}  id ${found.id}`);
+    await revocationsDone();
     expect(await snapshotOf(await listKeys(found.apiKey))).toEqual(UNIFORM_401);
     expect((await listKeys(kept.apiKey)).status).toBe(200);
   });

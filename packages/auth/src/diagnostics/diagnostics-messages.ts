@@ -98,7 +98,16 @@ export interface JwksKeySkippedMessage {
  * under the key limit); `revokeMany` is `KeyManager.revokeBySecret`'s revocation; `listEvents` is
  * `KeyManager.events`.
  */
-export type KeyStoreOperation = 'findActive' | 'create' | 'listByAccount' | 'revoke' | 'revokeMany' | 'listEvents';
+export type KeyStoreOperation =
+  | 'findActive'
+  | 'create'
+  | 'listByAccount'
+  | 'revoke'
+  | 'revokeMany'
+  | 'listEvents'
+  | 'recordRevocationRequest'
+  | 'pendingRevocationRequests'
+  | 'completeRevocationRequest';
 
 /** On `drops-auth:key-store`: one call to the key store. */
 export interface KeyStoreMessage {

@@ -18,4 +18,5 @@ export type {
   RequestInfo,
   RevokeManyStatus,
 } from './key-event.js';
+export type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 export { MemoryKeyStore, type MemoryKeyStoreOptions } from './memory-key-store.js';

@@ -1,4 +1,5 @@
 import type { KeyEventContext, KeyEventPage, RequestInfo, RevokeManyStatus } from './key-event.js';
+import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 
 /** How a key was minted: the login behind it, for audit. Never a token. */
 export interface KeyProvenance {
@@ -155,6 +156,16 @@ export interface KeyStore {
    * call (one wait covers the batch).
    */
   revokeMany(ids: readonly string[], options: RevokeManyOptions): Promise<{ id: string; status: RevokeManyStatus }[]>;
+  /**
+   * Durably records a revocation by value to carry out later (with `revokeMany`), so that
+   * `POST /credentials/revoke` answers after the same work whatever the secrets were. The record
+   * survives a crash and a restart until `completeRevocationRequest`.
+   */
+  recordRevocationRequest(request: NewPendingRevocationRequest): Promise<void>;
+  /** The recorded revocations not yet completed, oldest first, at most `limit`. */
+  pendingRevocationRequests(options: { readonly limit: number }): Promise<PendingRevocationRequest[]>;
+  /** Forgets a recorded revocation once carried out; nothing happens for an id it does not hold. */
+  completeRevocationRequest(options: { readonly id: string }): Promise<void>;
   /**
    * The account's key events, newest first, at most `limit`. `cursor` is an opaque string from a
    * previous page's `next`; a malformed one rejects with `InvalidRequestError` (a 400). Only the

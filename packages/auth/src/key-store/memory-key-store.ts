@@ -12,6 +12,7 @@ import {
   type RevokeManyStatus,
 } from './key-event.js';
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord, RevokeManyOptions, RevokeOptions } from './key-store.js';
+import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
 
 /** Options of {@link MemoryKeyStore}. */
@@ -54,6 +55,9 @@ export class MemoryKeyStore implements KeyStore {
   /** Each account's events, oldest first (ascending `seq`). */
   readonly #events = new Map<string, StoredEvent[]>();
   #lastSeq = 0;
+  /** Recorded revocations by value not yet completed, by id, oldest first. */
+  readonly #pendingRevocations = new Map<string, PendingRevocationRequest>();
+  #lastPendingId = 0;
 
   /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
   constructor(options: MemoryKeyStoreOptions = {}) {
@@ -139,6 +143,25 @@ export class MemoryKeyStore implements KeyStore {
     if (left === 0) this.#activeCounts.delete(accountId);
     else this.#activeCounts.set(accountId, left);
     this.#addEvent('revoked', row.record, at, event);
+  }
+
+  async recordRevocationRequest(request: NewPendingRevocationRequest): Promise<void> {
+    const id = String(++this.#lastPendingId);
+    const { keyIds, at, event } = request;
+    this.#pendingRevocations.set(id, { id, keyIds: [...keyIds], at: new Date(at), event: { ...event } });
+  }
+
+  async pendingRevocationRequests(options: { readonly limit: number }): Promise<PendingRevocationRequest[]> {
+    const pending: PendingRevocationRequest[] = [];
+    for (const request of this.#pendingRevocations.values()) {
+      if (pending.length >= options.limit) break;
+      pending.push({ ...request, keyIds: [...request.keyIds], at: new Date(request.at) });
+    }
+    return pending;
+  }
+
+  async completeRevocationRequest(options: { readonly id: string }): Promise<void> {
+    this.#pendingRevocations.delete(options.id);
   }
 
   /** The account's events, newest first; `cursor` is the `next` of a previous page. */

@@ -12,7 +12,7 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
-import { eventContextOf, type RequestInfo } from '../key-store/key-event.js';
+import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
 import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
@@ -22,6 +22,7 @@ import { RateLimiter, rateLimitOptionSchema, type RateLimit } from '../rate-limi
 import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
+import { pendingRevocationsDrainer } from './pending-revocations.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
@@ -89,6 +90,24 @@ export interface KeyManager {
    */
   revokeBySecret(secrets: readonly unknown[], context: RevokeBySecretContext): Promise<RevokeBySecretResult[]>;
   /**
+   * Revokes keys by value later: records their key ids in the store as a pending revocation
+   * (`KeyStore.recordRevocationRequest`) and resolves, then carries it out in the background as
+   * `revokeBySecret` would (events, `drops-auth:revocation`, the wait for every instance). What
+   * `POST /credentials/revoke` calls: it answers after the same work whatever the secrets were,
+   * so its time tells nothing about them. Entries that are not key-shaped strings are ignored.
+   * `UnavailableError` (503) if the store cannot record it; `InvalidRequestError` (400) if
+   * `secrets` is not a list. A request recorded and not carried out (a crash) is carried out by
+   * the next `revokePending`.
+   */
+  revokeBySecretLater(secrets: readonly unknown[], context: RevokeBySecretContext): Promise<void>;
+  /**
+   * Carries out every pending revocation by value the store holds (those of `revokeBySecretLater`,
+   * this process's or a crashed one's) and resolves once all recorded before the call are done;
+   * `UnavailableError` (503) if the store fails (they stay pending). The leaked-key routes call it
+   * when they are created, so a restart finishes what a crash left.
+   */
+  revokePending(): Promise<void>;
+  /**
    * The account's key events, newest first, as the body of `GET /keys/events`. `page` may be a
    * request's query: `limit` 1 to 100 (default 50, a number or a decimal string) and `cursor` the
    * `next` of a previous page; anything else is an `InvalidRequestError` (400).
@@ -139,6 +158,15 @@ function actorOf(principal: Principal): string {
 
 const REVOKE_BY_SECRET_SOURCES: ReadonlySet<unknown> = new Set(['revoke_by_value', 'github_secret_scanning']);
 
+/** The event context of a revocation by value; a `TypeError` for a context without a known source. */
+function revokeBySecretEvent(context: RevokeBySecretContext): KeyEventContext {
+  if (!REVOKE_BY_SECRET_SOURCES.has(context?.source)) {
+    throw new TypeError("revokeBySecret: context.source must be 'revoke_by_value' or 'github_secret_scanning'");
+  }
+  const actor = context.actor !== undefined ? context.actor : context.source === 'github_secret_scanning' ? 'github' : null;
+  return eventContextOf(context.source, actor, context.request, context.url ?? null);
+}
+
 /**
  * Creates the key operations the `/keys` routes of every adapter call, so the rules (only an ID
  * token mints, own account only, 400/404, at most `maxKeysPerAccount` active keys (409), at most
@@ -167,6 +195,13 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
   const limiter = rateLimit === false ? null : new RateLimiter(rateLimit);
   const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
+  const revokeIdsObserved = (ids: readonly string[], at: Date, event: KeyEventContext): Promise<Map<string, RevokeManyStatus>> =>
+    observeRevocationsByValue((report) => guard('revokeMany', () => revokeIds(keyStore, ids, { at, event, report })));
+  const drainPending = pendingRevocationsDrainer(keyStore, revokeIdsObserved);
+  const revokePending = (): Promise<void> =>
+    drainPending().catch((cause: unknown) => {
+      throw cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
+    });
 
   return {
     async mint(principal, mintOptions, request) {
@@ -209,20 +244,28 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     async revokeBySecret(secrets, context) {
-      if (!REVOKE_BY_SECRET_SOURCES.has(context?.source)) {
-        throw new TypeError("revokeBySecret: context.source must be 'revoke_by_value' or 'github_secret_scanning'");
-      }
+      const event = revokeBySecretEvent(context);
       const ids = keyIdsOfSecrets(secrets);
-      const actor = context.actor !== undefined ? context.actor : context.source === 'github_secret_scanning' ? 'github' : null;
-      const event = eventContextOf(context.source, actor, context.request, context.url ?? null);
       const found = ids.filter((id): id is string => id !== null);
-      const statuses = await observeRevocationsByValue((report) =>
-        guard('revokeMany', () => revokeIds(keyStore, found, { at: new Date(clock()), event, report })),
-      );
+      const statuses = await revokeIdsObserved(found, new Date(clock()), event);
       return ids.map((keyId) =>
         keyId === null ? { keyId: null, status: 'not_a_key' } : { keyId, status: statuses.get(keyId) ?? 'unknown' },
       );
     },
+
+    async revokeBySecretLater(secrets, context) {
+      const event = revokeBySecretEvent(context);
+      const keyIds = keyIdsOfSecrets(secrets).filter((id): id is string => id !== null);
+      // Nothing key-shaped: nothing to do, and nothing the caller did not know (it wrote the entries).
+      if (keyIds.length === 0) return;
+      await guard('recordRevocationRequest', () => keyStore.recordRevocationRequest({ keyIds, at: new Date(clock()), event }));
+      // In the background, from a later task: not before the answer is on its way (an in-process
+      // database such as PGlite would otherwise hold the event loop for the revocation's work).
+      // A failure leaves the request pending for the next pass or process.
+      setTimeout(() => void revokePending().catch(() => {}), 0);
+    },
+
+    revokePending,
 
     async events(principal, page) {
       const request = parseKeyEventsPage(page);

@@ -16,7 +16,8 @@ export const GITHUB_SECRET_SCANNING_PATH = '/secret-scanning/github';
 
 /**
  * The one answer of `POST /credentials/revoke`, whatever was revoked: the same bytes whether or
- * not any key existed, so it never confirms that a credential once did.
+ * not any key existed, so it never confirms that a credential once did. It is sent once the
+ * request is recorded, before the revocation, so its time says nothing either.
  */
 const REVOKE_ACCEPTED: RouteAnswer = Object.freeze(
   jsonAnswer(202, { message: 'any active key among these credentials is revoked' }),
@@ -52,7 +53,7 @@ export interface LeakedKeyRoutes {
  * @internal
  */
 export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptions | undefined, where: string): LeakedKeyRoutes {
-  if (typeof (keys as Partial<KeyManager> | null)?.revokeBySecret !== 'function') {
+  if (typeof (keys as Partial<KeyManager> | null)?.revokeBySecretLater !== 'function') {
     throw new TypeError(`${where}: keys must come from createKeyManager()`);
   }
   const o = parseLeakedKeysOptions(options, where);
@@ -61,6 +62,9 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
   const secretScanning = o.githubSecretScanning;
   // Per client address, IPv6 per network: one client holds a whole /64.
   const subjectOf = (request: LeakedKeyRequest): string => clientSubjectOf(request.info.ip ?? '', o.ipv6PrefixLength);
+  // What a previous process recorded and did not carry out (a crash, a restart) is done now; a
+  // failure leaves it for the next request's pass.
+  keys.revokePending().catch(() => {});
 
   return {
     async revokeCredentials(request) {
@@ -68,7 +72,9 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
       const waitMs = limiter?.take(subjectOf(request), o.clock()) ?? 0;
       if (waitMs > 0) throw new RateLimitedError('too many revocation requests from this address: try again later', waitMs / 1000);
       const body = await request.readJson(o.revokeBodyLimit, REVOKE_CREDENTIALS_EXAMPLE);
-      await keys.revokeBySecret(credentialsOfRevokeRequest(body), { source: 'revoke_by_value', request: request.info });
+      // Recorded, then revoked in the background: the answer's time is the same whether a value
+      // was a live key, a revoked one or never one (the revocation itself waits on every instance).
+      await keys.revokeBySecretLater(credentialsOfRevokeRequest(body), { source: 'revoke_by_value', request: request.info });
       return REVOKE_ACCEPTED;
     },
     githubSecretScanning:

@@ -26,6 +26,12 @@ export interface RemoteKeyListOptions<K> {
   readonly unavailable: (cause: unknown) => UnavailableError;
   /** The error for an id that a good, current list does not hold. */
   readonly unknownId: (id: string) => Error;
+  /**
+   * When given, the error for an id the list does not hold while a refetch is not allowed yet
+   * (within `unknownIdCooldownMs` of the last one), with the time left: the id may have been
+   * published since, so it is not called bad. Default: `unknownId`.
+   */
+  readonly unknownIdInCooldown?: (retryAfterMs: number) => Error;
   /** Where each fetch is reported, timed only while someone listens. Default: nowhere. */
   readonly channel?: PublishingChannel<JwksFetchMessage>;
 }
@@ -42,7 +48,9 @@ const MAX_DOCUMENT_BYTES = 512 * 1024;
  * - Fresh for `freshForMs(answer)`.
  * - One fetch in flight at a time; concurrent callers share it.
  * - An unknown id triggers a refetch at most once per `unknownIdCooldownMs`; an id still unknown
- *   after that, with a good list, is the caller's fault (`unknownId`).
+ *   after that, with a good list, is the caller's fault (`unknownId`). An unknown id met inside
+ *   the cooldown is `unknownIdInCooldown` when given (so unknown ids sent to use up the refetches
+ *   can never make a key published since look bad), else `unknownId`.
  * - A failed refresh (network error, timeout, redirect, non-2xx, garbage, no usable key) keeps
  *   the last good keys serving for at most `staleWhileErrorMs` past their freshness; with no
  *   usable keys, callers get `unavailable` (a 503), never the caller's-fault error.
@@ -89,8 +97,12 @@ export class RemoteKeyList<K> {
   async #getKeySlow(id: string): Promise<K> {
     const { clock, unknownIdCooldownMs } = this.#options;
     let now = clock();
+    let cooldownLeftMs = 0;
     if (this.#inFlight !== undefined) {
       await this.#settle(this.#inFlight);
+      // Joined a fetch that may have started before the id was published: if it was another
+      // unknown id's refetch, this id had no refetch of its own, so it is inside the cooldown.
+      cooldownLeftMs = this.#unknownIdFetchAt + unknownIdCooldownMs - clock();
     } else if (this.#keys === undefined || now >= this.#freshUntil) {
       // Missing or expired: refresh, unless a fetch failed a moment ago.
       if (this.#failedAt === undefined || now - this.#failedAt >= RETRY_AFTER_FAILURE_MS) {
@@ -100,6 +112,8 @@ export class RemoteKeyList<K> {
       // Fresh, but the id is unknown: perhaps the keys were rotated. Refetch once per cooldown.
       this.#unknownIdFetchAt = now;
       await this.#settle(this.refresh());
+    } else {
+      cooldownLeftMs = this.#unknownIdFetchAt + unknownIdCooldownMs - now;
     }
 
     now = clock();
@@ -112,6 +126,8 @@ export class RemoteKeyList<K> {
     // The id is unknown. With a good, current list that is the caller's fault; if the last
     // fetch failed we cannot tell, and must not call a possibly good request bad.
     if (this.#failedAt !== undefined) throw this.#options.unavailable(this.#lastError);
+    const { unknownIdInCooldown } = this.#options;
+    if (cooldownLeftMs > 0 && unknownIdInCooldown !== undefined) throw unknownIdInCooldown(cooldownLeftMs);
     throw this.#options.unknownId(id);
   }
 

@@ -121,16 +121,51 @@ describe('createGitHubSecretScanning: the key list', () => {
     await expectRefused(scanning.verify(bytes(BODY), signedByUnpublished()));
     expect(github.fetchCount).toBe(2);
     nowMs = T0 + 30 * SECOND;
-    await expectRefused(scanning.verify(bytes(BODY), signedByUnpublished()));
+    // Inside the cooldown an unknown identifier cannot be checked: a 503 (GitHub retries), not a 401.
+    await expectUnavailable(scanning.verify(bytes(BODY), signedByUnpublished()));
     expect(github.fetchCount).toBe(2);
 
     // GitHub publishes a new key during the cooldown: found once the cooldown is over.
     const rotated = github.newKey();
-    await expectRefused(scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: rotated }))));
+    const error = await rejection(scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: rotated }))));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect((error as UnavailableError).headers['retry-after']).toBe('30');
     expect(github.fetchCount).toBe(2);
     nowMs = T0 + 61 * SECOND;
     await expect(scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: rotated })))).resolves.toHaveLength(1);
     expect(github.fetchCount).toBe(3);
+  });
+
+  it('never refuses an alert signed by a newly published key after junk alerts used the refetch: 503, then accepted', async () => {
+    const scanning = scanningFor({ unknownKeyCooldownMs: 60 * SECOND });
+    await scanning.warmUp();
+    const junk = (): Headers => new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) }));
+    await expectRefused(scanning.verify(bytes(BODY), junk())); // refetched, still unknown: the sender's fault
+    for (let i = 1; i <= 20; i++) {
+      nowMs = T0 + i * SECOND;
+      await expectUnavailable(scanning.verify(bytes(BODY), junk()));
+    }
+    expect(github.fetchCount).toBe(2);
+    const published = github.newKey();
+    const genuine = (): Promise<unknown> => scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: published })));
+    nowMs = T0 + 25 * SECOND;
+    const first = await rejection(genuine());
+    expect(first).toBeInstanceOf(UnavailableError);
+    expect((first as UnavailableError).headers['retry-after']).toBe('35');
+    nowMs = T0 + 60 * SECOND; // GitHub retries after Retry-After
+    await expect(genuine()).resolves.toHaveLength(1);
+    expect(github.fetchCount).toBe(3);
+  });
+
+  it('answers 503, not 401, for an unknown identifier that joined another unknown identifier\'s refetch', async () => {
+    const scanning = scanningFor({ unknownKeyCooldownMs: 60 * SECOND });
+    await scanning.warmUp();
+    const junk = scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) })));
+    // Sent while the junk alert's refetch is in flight, signed by a key that list may predate.
+    const joined = scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) })));
+    await expectRefused(junk);
+    await expectUnavailable(joined);
+    expect(github.fetchCount).toBe(2);
   });
 
   it('makes one fetch for 50 concurrent first alerts', async () => {

@@ -19,7 +19,8 @@ export interface GitHubSecretScanning {
    *
    * Resolves the matches, `[{token, type, url, source}]`. Rejects with `InvalidSignatureError`
    * (401) for a missing, malformed, unknown-key or wrong signature, `UnavailableError` (503) when
-   * GitHub's key list cannot be had, `InvalidRequestError` (400) for a verified body that is not
+   * GitHub's key list cannot be had or for a key it does not hold while a refetch is not allowed
+   * yet (`Retry-After`: the cooldown left), `InvalidRequestError` (400) for a verified body that is not
    * such a list. Nothing about the body is in any error.
    */
   verify(body: Uint8Array, headers: HeadersLike): Promise<GitHubSecretScanningMatch[]>;
@@ -34,7 +35,9 @@ export interface GitHubSecretScanning {
  * (workerd, Deno, Bun, browsers).
  *
  * The key list is fetched on first use and cached (`cacheMs`); one fetch in flight at a time; an
- * identifier it does not hold triggers a refetch at most once per `unknownKeyCooldownMs`. It is
+ * identifier it does not hold triggers a refetch at most once per `unknownKeyCooldownMs`, and is a
+ * 401 once refetched and still missing, but a 503 with `Retry-After` (the cooldown left) inside the
+ * cooldown, since GitHub retries a 503 and may have published the key since. It is
  * fetched over `https:` only (`http:` on loopback, for tests), redirects are not followed, and a
  * fetch that fails, times out or brings back anything but a list with a P-256 key is a 503, never
  * a 401. Options are checked here, once.
@@ -67,6 +70,10 @@ export function createGitHubSecretScanning(options: GitHubSecretScanningOptions 
     importKeys: importGitHubPublicKeys,
     unavailable: (cause) => new UnavailableError('secret_scanning_keys', { cause }),
     unknownId: () => new InvalidSignatureError('the request is signed with a key GitHub does not publish'),
+    // GitHub retries a 503 and not a 401: a key it published after our last refetch must not be
+    // refused for good because unknown identifiers (junk alerts) used the refetch up.
+    unknownIdInCooldown: (retryAfterMs) =>
+      new UnavailableError('secret_scanning_keys', { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) }),
   });
 
   return {

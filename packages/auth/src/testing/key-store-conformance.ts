@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { describeKeyEventConformance } from './key-event-conformance.js';
+import { describePendingRevocationConformance } from './pending-revocation-conformance.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A hook or test body: may return a promise. */
@@ -282,6 +283,7 @@ export function describeKeyStoreConformance(
     }
 
     describeKeyEventConformance(test, () => h, capabilities);
+    describePendingRevocationConformance(test, () => h, capabilities);
 
     if (capabilities.persistent === true) {
     it('keeps keys and revocations across a reopen', async () => {

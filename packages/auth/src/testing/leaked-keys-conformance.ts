@@ -104,6 +104,8 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
     let idp: LocalIdentityProvider;
     let github: LocalSecretScanningKeys;
     const servers: LeakedKeysServer[] = [];
+    /** The key manager behind each server's URL, to wait for its background revocations. */
+    const managers = new Map<string, KeyManager>();
     let url: string;
     let live: Minted;
     const owner = 'acct_leaky';
@@ -120,9 +122,10 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
     /** A fresh app (store, rate limiter, key list cache) on a fresh server. */
     async function start(overrides: Partial<LeakedKeysOptions> = {}, store?: KeyStore): Promise<string> {
       const keyStore = store ?? (await harness.keyStore?.()) ?? new MemoryKeyStore();
+      const keys = createKeyManager({ keyStore });
       const server = await harness.serve({
         authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
-        keys: createKeyManager({ keyStore }),
+        keys,
         leakedKeys: {
           githubSecretScanning: createGitHubSecretScanning({ keysUrl: github.keysUrl }),
           revokeRateLimit: false,
@@ -130,6 +133,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         },
       });
       servers.push(server);
+      managers.set(server.url, keys);
       return server.url;
     }
 
@@ -140,6 +144,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
     afterEach(async () => {
       github.simulateOutage(null);
       await Promise.all(servers.splice(0).map((s) => s.close()));
+      managers.clear();
     });
 
     const token = (sub = owner): Record<string, string> => ({ authorization: `Bearer ${idp.mintIdToken({ sub })}` });
@@ -148,6 +153,11 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
       const res = await fetch(`${base}/keys`, { method: 'POST', headers: { ...token(sub), ...JSON_HEADERS }, body: '{"name":"ci"}' });
       assert.equal(res.status, 201, `POST /keys answered ${res.status}`);
       return (await res.json()) as Minted;
+    }
+
+    /** Waits until the server's recorded revocations by value are carried out (they run after the 202). */
+    async function revocationsDone(base = url): Promise<void> {
+      await managers.get(base)!.revokePending();
     }
 
     async function authenticates(apiKey: string, base = url): Promise<boolean> {
@@ -176,6 +186,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         const res = await revokeRaw(revokeBody([live.apiKey]));
         assert.equal(res.status, 202);
         assert.equal(res.headers['cache-control'], 'no-store');
+        await revocationsDone();
         assert.deepStrictEqual(await snapshotOf(await fetch(`${url}/keys`, { headers: { authorization: `Bearer ${live.apiKey}` } })), UNIFORM_401);
         const [revoked] = await eventsOf();
         assert.deepStrictEqual(
@@ -199,6 +210,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         for (const [what, body, headers] of cases) {
           assert.equal(wireSnapshotOf(await revokeRaw(body, headers)), reference, what);
         }
+        await revocationsDone();
         assert.equal(await authenticates(live.apiKey), false);
         assert.equal(await authenticates(other.apiKey), false);
       });
@@ -220,6 +232,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
           const res = await revokeRaw(body(), headers);
           assert.equal(res.status, status, what);
           assertJsonError(res.status, res.body.toString('utf8'), live.apiKey, what);
+          await revocationsDone();
           assert.equal(await authenticates(live.apiKey), true, `${what}: the key must still authenticate`);
         });
       }
@@ -242,13 +255,14 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         assert.equal(over.status, 429);
         assert.match(over.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
         assertJsonError(over.status, await over.text(), key.apiKey, 'over the limit');
+        await revocationsDone(limited);
         assert.equal(await authenticates(key.apiKey, limited), true, 'over the limit: the key must still authenticate');
       });
 
-      it('answers 503 with Retry-After, never 202, when the key store cannot revoke', async () => {
+      it('answers 503 with Retry-After, never 202, when the key store cannot record the request', async () => {
         const memory = new MemoryKeyStore();
         const down = (): Promise<never> => Promise.reject(new Error('the database is down'));
-        const broken: KeyStore = delegatingKeyStore(memory, { revoke: down, revokeMany: down });
+        const broken: KeyStore = delegatingKeyStore(memory, { revoke: down, revokeMany: down, recordRevocationRequest: down });
         const base = await start({}, broken);
         const key = await mint(base, owner);
         const res = await fetch(`${base}/credentials/revoke`, { method: 'POST', headers: JSON_HEADERS, body: revokeBody([key.apiKey]) });
@@ -256,6 +270,25 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         assert.match(res.headers.get('retry-after') ?? '', /^[0-9]+$/);
         await res.arrayBuffer();
         assert.equal(await authenticates(key.apiKey, base), true);
+      });
+
+      it('carries out a request recorded by a process that died before revoking: the key ends revoked once the routes start again', async () => {
+        const keyStore = (await harness.keyStore?.()) ?? new MemoryKeyStore();
+        const before = await start({}, keyStore);
+        const key = await mint(before, owner);
+        await revocationsDone(before);
+        // What a process leaves when it dies between the 202 and the revocation: the record only.
+        await keyStore.recordRevocationRequest({
+          keyIds: [key.id],
+          at: new Date(),
+          event: { source: 'revoke_by_value', actor: null, ip: '203.0.113.9', userAgent: USER_AGENT, url: null },
+        });
+        assert.equal(await authenticates(key.apiKey, before), true);
+        const after = await start({}, keyStore);
+        await revocationsDone(after);
+        assert.equal(await authenticates(key.apiKey, after), false);
+        const [revoked] = await eventsOf(owner, after);
+        assert.deepStrictEqual([revoked?.type, revoked?.keyId, revoked?.source, revoked?.ip], ['revoked', key.id, 'revoke_by_value', '203.0.113.9']);
       });
     });
 
@@ -311,6 +344,48 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
           assert.equal(await authenticates(live.apiKey), true, `${what}: the key must still authenticate`);
         });
       }
+
+      it('answers a replayed alert with the same bytes, and revokes once: one revocation event', async () => {
+        const body = alertBody([{ token: live.apiKey }, { token: UNKNOWN_KEY }]);
+        const headers = github.signedHeaders(body);
+        const send = async (): Promise<string> => {
+          const res = await sendRawRequest(url, 'POST', '/secret-scanning/github', [['Content-Type', 'application/json'], ...Object.entries(headers)], body);
+          return wireSnapshotOf(res);
+        };
+        const first = await send();
+        const replays = await Promise.all([send(), send(), send()]);
+        assert.deepStrictEqual(replays, [first, first, first]);
+        assert.deepStrictEqual(await send(), first);
+        assert.equal(await authenticates(live.apiKey), false);
+        const revocations = (await eventsOf()).filter((e) => e.type === 'revoked' && e.keyId === live.id);
+        assert.equal(revocations.length, 1);
+      });
+
+      it('never refuses a genuine alert signed by a newly published key after junk alerts used up the refetch: 503 with Retry-After, then revoked', async () => {
+        let now = Date.UTC(2026, 5, 1);
+        const base = await start({ githubSecretScanning: createGitHubSecretScanning({ keysUrl: github.keysUrl, clock: () => now, unknownKeyCooldownMs: 60_000 }) });
+        const key = await mint(base, owner);
+        const body = alertBody([{ token: key.apiKey }]);
+        for (let i = 0; i < 10; i++) {
+          const junk = alertBody([{ token: `hp_${'J'.repeat(42)}A` }]);
+          const res = await alert(junk, github.signedHeaders(junk, { key: github.newKey({ publish: false }) }), base);
+          assert.ok(res.status === 401 || res.status === 503, `a junk alert answered ${res.status}`);
+          await res.arrayBuffer();
+          now += 1000;
+        }
+        const published = github.newKey();
+        const refused = await alert(body, github.signedHeaders(body, { key: published }), base);
+        assert.equal(refused.status, 503, 'inside the cooldown: a 503 (GitHub retries), never a 401');
+        const retryAfter = Number(refused.headers.get('retry-after'));
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+        await refused.arrayBuffer();
+        assert.equal(await authenticates(key.apiKey, base), true);
+        now += retryAfter * 1000; // GitHub sends it again once Retry-After has passed
+        const retried = await alert(body, github.signedHeaders(body, { key: published }), base);
+        assert.equal(retried.status, 200);
+        assert.deepStrictEqual(((await retried.json()) as Array<{ label: string }>).map((f) => f.label), ['true_positive']);
+        assert.equal(await authenticates(key.apiKey, base), false);
+      });
 
       it('refuses a body over the size limit with a 413 and revokes nothing', async () => {
         const body = alertBody([{ token: live.apiKey, url: `https://github.com/${'x'.repeat(1024 * 1024)}` }]);
