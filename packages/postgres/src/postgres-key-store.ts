@@ -151,7 +151,7 @@ export class PostgresKeyStore implements KeyStore {
    * Revokes the account's active key: `true` if this call revoked it, `false` if the account has
    * no active key with this id. Resolves only once no instance accepts the key: the revocation is
    * committed and announced, and every instance holding a cache lease has acknowledged it or its
-   * lease has expired (at most `leaseMs`; docs/revocation.md). A key already revoked waits for that
+   * lease has expired (at most `leaseMs`; see the revocation guide). A key already revoked waits for that
    * earlier revocation before `false`. The `'revoked'` event is written in the same transaction;
    * `report` gets the instances' acknowledgements and expired leases once the wait is over.
    */

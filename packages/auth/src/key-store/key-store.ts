@@ -100,7 +100,7 @@ export interface RevokeManyOptions extends RevokeOptions {
 /**
  * Where keys live. Implementations: {@link MemoryKeyStore} here, `PostgresKeyStore` in
  * `@drops/auth-postgres`. Every method is required, and every implementation runs the conformance
- * suite of `@drops/auth/testing/conformance` (docs/key-stores.md: writing a store).
+ * suite of `@drops/auth/testing/conformance` (writing one: https://github.com/drops-dev/drops-auth/blob/main/docs/key-stores.md).
  *
  * Contract:
  * - A failure to reach the backing store rejects (the authenticator turns it into a 503); it

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JwsAlgorithm } from '../id-token/jws-algorithms.js';
 import { verifyJwsTestVectors, type JwsTestVectorFile } from './jws-test-vectors.js';
-import { base64UrlDecode } from './runtime-crypto.js';
+import { base64UrlDecode } from '../platform/runtime-crypto.js'; // this spelling: vitest.web-crypto.config.ts swaps it
 
 /** Which build this config runs: Node's returns Buffers. */
 const NODE_BUILD = Buffer.isBuffer(base64UrlDecode('AA'));
