@@ -42,7 +42,7 @@ describe('DATABASE_MIGRATE=off', () => {
     ).rejects.toThrow(/drops-auth-postgres migrate/);
   });
 
-  it('two servers running as a role made by grant, with no CREATE right, mint, use and revoke across each other', async () => {
+  it('two servers running as a role made by grant, with no CREATE right, mint, use and revoke (by id and by value) across each other', async () => {
     const shared = await database();
     const owner = await openPostgres({ connectionString: shared.url, maxConnections: 1 });
     try {
@@ -66,6 +66,20 @@ describe('DATABASE_MIGRATE=off', () => {
       expect((await b.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
       expect((await a.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(401);
       expect((await b.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(401);
+      // Revoke by value records the request (its own table) as the runtime role, then revokes.
+      const leaked = await a.mintKey('acct_runtime');
+      const revokeByValue = await b.fetch('/credentials/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ credentials: [leaked.apiKey] }),
+      });
+      expect(revokeByValue.status).toBe(202);
+      let status = 200;
+      for (let attempt = 0; attempt < 100 && status !== 401; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await a.fetch('/whoami', { headers: bearer(leaked.apiKey) })).status;
+      }
+      expect(status).toBe(401);
       await expect(a.running.db.query('create table mischief (id int)')).rejects.toThrow(/permission denied/);
     } finally {
       for (const server of servers) await server.close();

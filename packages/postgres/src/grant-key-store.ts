@@ -1,4 +1,12 @@
-import { KEY_EVENTS_TABLE, KEYS_TABLE, LEASES_TABLE, REVISION_TABLE, REVOCATION_PENDING_FUNCTION, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+import {
+  KEY_EVENTS_TABLE,
+  KEYS_TABLE,
+  LEASES_TABLE,
+  PENDING_REVOCATIONS_TABLE,
+  REVISION_TABLE,
+  REVOCATION_PENDING_FUNCTION,
+  REVOKE_KEY_FUNCTION,
+} from './key-store-migrations.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 
 // A plain role name: what `grant` interpolates (quoted), so nothing else ever reaches the SQL.
@@ -6,7 +14,7 @@ const ROLE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
  * The SQL that gives a login role exactly what a {@link PostgresKeyStore} needs at run time: USAGE
- * on the schema, DML on the store's tables, the event sequence, EXECUTE on its functions, and read
+ * on the schema, DML on the store's tables, their sequences, EXECUTE on its functions, and read
  * access to the migration record (to check the schema is current). Nothing that creates or alters
  * objects; LISTEN needs no grant. What `drops-auth-postgres grant <role>` runs (after `migrate`).
  *
@@ -22,8 +30,8 @@ export function grantKeyStoreSql(role: string): string {
   const to = `to "${role}"`;
   return [
     `do $grant$ begin execute format('grant usage on schema %I ${to.replaceAll("'", "''")}', current_schema()); end $grant$`,
-    `grant select, insert, update, delete on ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${REVISION_TABLE}, ${LEASES_TABLE} ${to}`,
-    `grant usage, select on sequence ${KEY_EVENTS_TABLE}_seq_seq ${to}`,
+    `grant select, insert, update, delete on ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${REVISION_TABLE}, ${LEASES_TABLE}, ${PENDING_REVOCATIONS_TABLE} ${to}`,
+    `grant usage, select on sequence ${KEY_EVENTS_TABLE}_seq_seq, ${PENDING_REVOCATIONS_TABLE}_id_seq ${to}`,
     `grant select on ${MIGRATIONS_TABLE} ${to}`,
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz) ${to}`,
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz, text, text, text, text, text) ${to}`,
