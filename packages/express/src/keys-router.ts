@@ -1,9 +1,10 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
 import { authorizationOfNodeRequest, createKeyRoutes, writeNodeAnswer } from '@drops/auth/adapter';
-import { Router } from 'express';
+import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
 import { requestInfoOf } from './request-info.js';
+import './request-auth.js';
 import { routeHandler } from './route-handler.js';
 
 /** Options of `keysRouter()`: see `KeyRoutesOptions` of `@drops/auth`. */
@@ -17,19 +18,32 @@ export type KeysRouterOptions = KeyRoutesOptions;
  */
 export function createKeysRouter(authenticator: Authenticator, keys: KeyManager, options: KeysRouterOptions | undefined, fail: Fail): Router {
   const routes = createKeyRoutes(authenticator, keys, options, 'keysRouter');
+  const handle = routeHandler(fail, async (req, res) => {
+    const answer = await routes.handle({
+      method: req.method,
+      path: req.path,
+      query: new URL(req.originalUrl, 'http://localhost').searchParams,
+      authorization: authorizationOfNodeRequest(req),
+      info: () => requestInfoOf(req),
+      readJson: (limit) => readKeysBody(req, limit),
+      authenticated: (principal) => {
+        req.auth = principal;
+      },
+    });
+    writeNodeAnswer(res, answer);
+  });
+  // Every path goes to the one core; the routes are declared so that Express names the one that
+  // answered (`req.route`: `/keys/:id` in an access log), the last layer takes the rest.
   const router = Router();
-  router.use(
-    routeHandler(fail, async (req, res) => {
-      const answer = await routes.handle({
-        method: req.method,
-        path: req.path,
-        query: new URL(req.originalUrl, 'http://localhost').searchParams,
-        authorization: authorizationOfNodeRequest(req),
-        info: () => requestInfoOf(req),
-        readJson: (limit) => readKeysBody(req, limit),
-      });
-      writeNodeAnswer(res, answer);
-    }),
-  );
+  router.all('/', handle);
+  router.all('/events', handle);
+  router.all('/:id', handle);
+  router.use(handle);
+  // Express refuses an id it cannot percent-decode (`/keys/%E0%A4%A`) before any handler: the
+  // core answers it too, credential first, as for any other bad id.
+  router.use(((error, req, res, next) => {
+    if (error instanceof URIError) handle(req, res, next);
+    else next(error);
+  }) as ErrorRequestHandler);
   return router;
 }

@@ -35,6 +35,9 @@ export function createKeysRouter(authenticator: Authenticator, keys: KeyManager,
         authorization: authorizationOfNodeRequest(ctx.req),
         info: () => requestInfoOf(ctx),
         readJson: (limit) => readKeysBody(ctx, limit),
+        authenticated: (principal) => {
+          ctx.state['auth'] = principal;
+        },
       });
       respondWithAnswer(ctx, answer);
     }, onError),

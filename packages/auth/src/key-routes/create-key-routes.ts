@@ -23,6 +23,8 @@ export interface KeyRouteRequest {
   info(): RequestInfo;
   /** The body as JSON, `undefined` when empty (a body parser may have read it already); 400 for non-JSON, 413 over `limit`. */
   readJson(limit: number): Promise<unknown>;
+  /** Told who the caller is once the credential is judged, before routing (e.g. to set `req.auth` for access logs). */
+  authenticated?(principal: Principal): void;
 }
 
 /**
@@ -119,6 +121,7 @@ export function createKeyRoutes(
   return {
     async handle(request) {
       const principal = await authenticator.authenticate(request.authorization, { accept: BOTH_CREDENTIALS, request: () => request.info() });
+      request.authenticated?.(principal);
       const method = request.method.toUpperCase();
       const rest = routeOf(request.path);
       if (rest === null) throw new NotFoundError('not found');
