@@ -219,7 +219,7 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `TRUST_PROXY` | off; a hop count or proxy addresses/subnets (`true` refused) |
  * | `IPV6_PREFIX_LENGTH` | `64`: IPv6 clients counted per /64 |
  * | `HEADERS_TIMEOUT_SECONDS`, `REQUEST_TIMEOUT_SECONDS` | `10`, `30` |
- * | `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_CLIENT` | `768`, `64` |
+ * | `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_CLIENT` | `768`, `256` |
  * | `SECRET_SCANNING_LIMIT`, `SECRET_SCANNING_WINDOW_SECONDS` | `600` per `60` s per client address |
  */
 export function loadConfig(env: Record<string, string | undefined>, options: { isTty?: boolean } = {}): Config {
@@ -303,7 +303,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnections: e.MAX_CONNECTIONS ?? 768,
-    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT ?? 64,
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT ?? 256,
     secretScanningLimit: e.SECRET_SCANNING_LIMIT ?? 600,
     secretScanningWindowMs: (e.SECRET_SCANNING_WINDOW_SECONDS ?? 60) * 1000,
     logLevel: e.LOG_LEVEL ?? 'info',
