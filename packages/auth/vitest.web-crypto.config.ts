@@ -11,7 +11,7 @@ export default defineProject({
   test: {
     name: 'auth-web-crypto',
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['src/{api-key,id-token,authenticator,web,keys,http,secret-scanning}/**/*.test.ts', 'src/platform/**/*.test.ts'],
+    include: ['src/{api-key,id-token,authenticator,fetch,keys,http,secret-scanning}/**/*.test.ts', 'src/platform/**/*.test.ts'],
     // A hang guard, not a speed check: the fast-check properties take a few seconds on a busy
     // 2-core machine, and the Node matrix runs them again on three Node majors at once with other work.
     testTimeout: 30_000,
