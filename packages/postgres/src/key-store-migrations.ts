@@ -35,7 +35,7 @@ export const KEY_EVENTS_TABLE = 'drops_auth_key_events';
 
 /**
  * Revocations by value recorded before `POST /credentials/revoke` answers and carried out after
- * (migration 5): a row until its revocation is done, so none is lost to a crash. @internal
+ * (migration 6): a row until its revocation is done, so none is lost to a crash. @internal
  */
 export const PENDING_REVOCATIONS_TABLE = 'drops_auth_pending_revocations';
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
