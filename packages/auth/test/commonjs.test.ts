@@ -33,21 +33,21 @@ const crossCopyScript = `
 const cjs = require('@drops/auth');
 const { LocalIdentityProvider } = require('@drops/auth/testing');
 const { describeKeyStoreConformance } = require('@drops/auth/testing/conformance');
-const internal = require('@drops/auth/internal');
+const adapter = require('@drops/auth/adapter');
 
 (async () => {
   const esm = await import('@drops/auth');
   const idp = await LocalIdentityProvider.start();
   const claims = await cjs.createIdTokenVerifier(idp.verifierOptions).verify(idp.mintIdToken({ sub: 'user-1' }));
   await idp.close();
-  let fromInternal;
-  try { internal.parseJsonText('{oops'); } catch (error) { fromInternal = error; }
+  let fromAdapter;
+  try { adapter.parseJsonText('{oops'); } catch (error) { fromAdapter = error; }
   console.log(JSON.stringify({
     distinctCopies: cjs.DropsAuthError !== esm.DropsAuthError,
     cjsErrorIsEsm: new cjs.UnauthenticatedError('missing') instanceof esm.UnauthenticatedError,
     esmErrorIsCjs: new esm.UnavailableError('key_store') instanceof cjs.UnavailableError,
     esmErrorIsCjsBase: new esm.NotFoundError('x') instanceof cjs.DropsAuthError,
-    internalErrorIsMain: fromInternal instanceof cjs.InvalidRequestError && fromInternal instanceof esm.DropsAuthError,
+    adapterErrorIsMain: fromAdapter instanceof cjs.InvalidRequestError && fromAdapter instanceof esm.DropsAuthError,
     unbranded: Object.entries(cjs)
       .filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error && !Object.hasOwn(v, Symbol.for('@drops/auth.error-brand')))
       .map(([k]) => k),
@@ -74,7 +74,7 @@ describe('CommonJS', () => {
       cjsErrorIsEsm: true,
       esmErrorIsCjs: true,
       esmErrorIsCjsBase: true,
-      internalErrorIsMain: true,
+      adapterErrorIsMain: true,
       unbranded: [],
       newerErrors: true,
       siblingIsNot: false,
