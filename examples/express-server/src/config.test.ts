@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/drops',
       migrate: true,
     });
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DATABASE_MIGRATE: 'off' }).database).toMatchObject({ migrate: false });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on', DATABASE_MIGRATE: 'off' }).database).toMatchObject({ migrate: false });
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DATABASE_MIGRATE: 'no' })).toThrow(/DATABASE_MIGRATE/);
     expect(loadConfig({ DATA_DIR: ':memory:' }).database).toEqual({ kind: 'pglite', dataDir: ':memory:' });
     expect(loadConfig({ FIREBASE_PROJECT_ID: 'my-project', NODE_ENV: 'production' }).identity).toEqual({

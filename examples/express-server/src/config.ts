@@ -70,6 +70,8 @@ export interface Config {
   readonly secretScanningKeysUrl: string;
   /** `MINT_MAX_AUTH_AGE_SECONDS`: `POST /keys` needs a login (`auth_time`) at most this old; `null`: no limit. */
   readonly mintMaxAuthAgeSeconds: number | null;
+  /** Mints per account per window (`MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS`): the key manager's `mintRateLimit`. */
+  readonly mintRateLimit: { readonly max: number; readonly windowMs: number };
   /** `POST /credentials/revoke` per client address per window (`REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS`). */
   readonly revokeByValueLimit: number;
   readonly revokeByValueWindowMs: number;
@@ -123,6 +125,8 @@ const envSchema = z.object({
   MAX_DROP_BYTES: optional(integer(1, 1024 * MiB)),
   ANON_DEPLOY_LIMIT: optional(integer(1, 1_000_000)),
   ANON_DEPLOY_WINDOW_SECONDS: optional(integer(1, 86_400)),
+  MINT_RATE_LIMIT: optional(integer(1, 1_000_000)),
+  MINT_RATE_WINDOW_SECONDS: optional(integer(1, 86_400 * 30)),
   REVOKE_BY_VALUE_LIMIT: optional(integer(1, 1_000_000)),
   REVOKE_BY_VALUE_WINDOW_SECONDS: optional(integer(1, 86_400)),
   TRUST_PROXY: optional(z.string().transform((v, ctx) => trustProxyOf(v, ctx))),
@@ -214,6 +218,7 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
+ * | `MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS` | `60` per `3600` s per account |
  * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
  * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  * | `TRUST_PROXY` | off; a hop count or proxy addresses/subnets (`true` refused) |
@@ -319,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     },
     secretScanningKeysUrl: e.GITHUB_SECRET_SCANNING_KEYS_URL ?? GITHUB_SECRET_SCANNING_KEYS_URL,
     mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null,
+    mintRateLimit: { max: e.MINT_RATE_LIMIT ?? 60, windowMs: (e.MINT_RATE_WINDOW_SECONDS ?? 3600) * 1000 },
     revokeByValueLimit: e.REVOKE_BY_VALUE_LIMIT ?? 60,
     revokeByValueWindowMs: (e.REVOKE_BY_VALUE_WINDOW_SECONDS ?? 3600) * 1000,
   };

@@ -67,6 +67,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       keyStore,
       clock,
       maxKeysPerAccount: config.maxKeysPerAccount,
+      mintRateLimit: config.mintRateLimit,
       ...(config.mintMaxAuthAgeSeconds !== null ? { maxAuthAgeSeconds: config.mintMaxAuthAgeSeconds } : {}),
     }),
     db,
