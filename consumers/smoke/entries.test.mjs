@@ -5,10 +5,11 @@ import { describe, it } from 'node:test';
 const ENTRIES = {
   '@drops/auth': ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase', 'withAuth', 'keysHandler', 'isDropsAuthError'],
   '@drops/auth/testing': ['LocalIdentityProvider', 'snapshotOf', 'UNIFORM_401'],
-  '@drops/auth/testing/conformance': ['describeKeyStoreConformance'],
-  '@drops/auth-express': ['dropsAuth', 'principalOf', 'errorHandler'],
+  '@drops/auth/testing/conformance': ['describeKeyStoreConformance', 'describeKeyRoutes', 'describeLeakedKeysRoutes'],
+  '@drops/auth/adapter': ['createKeyRoutes', 'createLeakedKeyRoutes', 'authorizationOfNodeRequest', 'writeNodeAnswer', 'answerResponse'],
+  '@drops/auth-express': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-koa': ['dropsAuth', 'principalOf', 'respondWithError'],
-  '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate'],
+  '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate', 'grantKeyStoreSql', 'migrationsAsSql'],
 };
 
 describe('ESM: import', () => {
