@@ -51,7 +51,9 @@ function idTricks(id: string): string[] {
     `%${id}`,
     `${id}%zz`,
     `${id}%E0%A4%A`,
-  ];
+    // A look-alike of an id without the replaced characters is the id itself (about 1 in 60 ids
+    // has no 'a'): not a trick, and the owner's own DELETE of it would rightly be a 204.
+  ].filter((trick) => trick !== id);
 }
 
 describe('DELETE /keys/:id with path tricks', () => {
