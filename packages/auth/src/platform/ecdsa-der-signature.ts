@@ -21,11 +21,34 @@ function readInteger(der: Uint8Array, at: number, size: number): { value: Uint8A
 }
 
 /**
- * An ECDSA P-256 signature in DER (`SEQUENCE { INTEGER r, INTEGER s }`, what GitHub and OpenSSL
- * send) as the raw `r || s` of 64 bytes that Web Crypto verifies (IEEE P1363). `undefined` for
- * anything but one strict DER encoding: extra bytes, long-form lengths, negative or non-minimal
- * integers, values too large. Both platform modules verify through it, so Node and Web Crypto
- * accept exactly the same signatures.
+ * An ECDSA signature in DER (`SEQUENCE { INTEGER r, INTEGER s }`) as the raw `r || s` of
+ * `2 * scalarBytes` bytes that Web Crypto and JWS take (IEEE P1363): 32 for P-256, 48 for P-384.
+ * `undefined` for anything but one strict DER encoding: extra bytes, long-form lengths, negative
+ * or non-minimal integers, values too large.
+ *
+ * @example
+ * ```ts
+ * ecdsaDerToRaw(der, 48); // Uint8Array(96) or undefined
+ * ```
+ */
+export function ecdsaDerToRaw(der: Uint8Array, scalarBytes: number): Uint8Array | undefined {
+  // The sequence holds at most 2 * (2 + scalarBytes + 1) bytes, under 128 up to P-384: its length
+  // is always the short form.
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
+  const r = readInteger(der, 2, scalarBytes);
+  if (r === undefined) return undefined;
+  const s = readInteger(der, r.next, scalarBytes);
+  if (s === undefined || s.next !== der.length) return undefined;
+  const raw = new Uint8Array(2 * scalarBytes);
+  raw.set(r.value, scalarBytes - r.value.length);
+  raw.set(s.value, 2 * scalarBytes - s.value.length);
+  return raw;
+}
+
+/**
+ * An ECDSA P-256 signature in DER (what GitHub and OpenSSL send) as the raw `r || s` of 64 bytes
+ * that Web Crypto verifies: {@link ecdsaDerToRaw} with 32-byte scalars. Both platform modules
+ * verify through it, so Node and Web Crypto accept exactly the same signatures.
  *
  * @example
  * ```ts
@@ -33,14 +56,5 @@ function readInteger(der: Uint8Array, at: number, size: number): { value: Uint8A
  * ```
  */
 export function ecdsaP256DerToRaw(der: Uint8Array): Uint8Array | undefined {
-  // The sequence holds at most 2 * (2 + 33) = 70 bytes: its length is always the short form.
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
-  const r = readInteger(der, 2, P256_SCALAR_BYTES);
-  if (r === undefined) return undefined;
-  const s = readInteger(der, r.next, P256_SCALAR_BYTES);
-  if (s === undefined || s.next !== der.length) return undefined;
-  const raw = new Uint8Array(2 * P256_SCALAR_BYTES);
-  raw.set(r.value, P256_SCALAR_BYTES - r.value.length);
-  raw.set(s.value, 2 * P256_SCALAR_BYTES - s.value.length);
-  return raw;
+  return ecdsaDerToRaw(der, P256_SCALAR_BYTES);
 }

@@ -1,10 +1,13 @@
 import type { JwsAlgorithm, PublicJwkMembers } from '../id-token/jws-algorithms.js';
 import { base64UrlEncode, importPublicJwk, verifyJws } from '../platform/runtime-crypto.js'; // this spelling: the web build swaps '/platform/runtime-crypto.js'
+import { ecdsaDerToRaw } from './ecdsa-der-signature.js';
 
 /** A signature test vector file in Wycheproof's JSON shape (the fields read here). */
 export interface JwsTestVectorFile {
   readonly testGroups: ReadonlyArray<{
-    /** Ed25519 files name the key's JWK `publicKeyJwk`, RSA files `keyJwk`. */
+    /** `EcdsaVerify` groups hold DER signatures (`EcdsaP1363Verify` ones the raw `r || s` of JWS). */
+    readonly type?: string;
+    /** Ed25519 and RSA-PSS files name the key's JWK `publicKeyJwk`, RSA files `keyJwk`. */
     readonly publicKeyJwk?: Readonly<Record<string, string>>;
     readonly keyJwk?: Readonly<Record<string, string>>;
     /** ECDSA files give the point as hex (`wx`, `wy`, big-endian, possibly with a leading zero byte). */
@@ -49,9 +52,21 @@ function jwkOf(group: JwsTestVectorFile['testGroups'][number]): PublicJwkMembers
 const isAscii = (hex: string): boolean => bytesOfHex(hex).every((byte) => byte < 0x80);
 
 /**
+ * The signature as JWS carries it: a DER one (an `EcdsaVerify` group) as its raw `r || s`, or
+ * `undefined` when it is not one strict DER encoding (such a signature verifies nothing).
+ */
+function jwsSignatureOf(group: JwsTestVectorFile['testGroups'][number], sig: string): Uint8Array | undefined {
+  const bytes = bytesOfHex(sig);
+  if (group.type !== 'EcdsaVerify') return bytes;
+  return ecdsaDerToRaw(bytes, (CURVES[group.publicKey?.curve ?? ''] ?? ['unknown', 0])[1]);
+}
+
+/**
  * Runs signature test vectors (Wycheproof's JSON) through this build's `importPublicJwk` and
  * `verifyJws`, the functions every ID token goes through: a `valid` vector must verify, an
- * `invalid` one must not (`acceptable` may go either way). A JWS signing input is ASCII by
+ * `invalid` one must not (`acceptable` may go either way). ECDSA signatures in DER (Wycheproof's
+ * `EcdsaVerify` files) go in as the raw `r || s` JWS carries, and one that is not strict DER
+ * verifies nothing, as a JWS signature of the wrong length would not. A JWS signing input is ASCII by
  * construction, and the web build encodes it as UTF-8, so `asciiOnly` (the default) runs the
  * vectors whose message is ASCII; the Node build reads it byte for byte (latin1) and can run all.
  * For the repository's own tests on every runtime (internal).
@@ -70,7 +85,8 @@ export async function verifyJwsTestVectors(
       if (asciiOnly && !isAscii(test.msg)) continue;
       run++;
       const message = String.fromCharCode(...bytesOfHex(test.msg));
-      const valid = await verifyJws(alg, key, message, base64UrlEncode(bytesOfHex(test.sig)), false);
+      const signature = jwsSignatureOf(group, test.sig);
+      const valid = signature !== undefined && (await verifyJws(alg, key, message, base64UrlEncode(signature), false));
       if (test.result === 'valid' ? !valid : test.result === 'invalid' && valid) wrong.push(test.tcId);
     }
   }
