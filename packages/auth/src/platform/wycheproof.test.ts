@@ -15,9 +15,12 @@ const NODE_BUILD = Buffer.isBuffer(base64UrlDecode('AA'));
 const WYCHEPROOF_FILES: ReadonlyArray<readonly [file: string, alg: JwsAlgorithm]> = [
   ['ed25519_test.subset.json', 'EdDSA'],
   ['ecdsa_secp256r1_sha256_p1363_test.subset.json', 'ES256'],
+  ['ecdsa_secp256r1_sha256_test.subset.json', 'ES256'],
+  ['ecdsa_secp384r1_sha384_p1363_test.subset.json', 'ES384'],
   ['ecdsa_secp384r1_sha384_test.subset.json', 'ES384'],
   ['rsa_signature_2048_sha256_test.subset.json', 'RS256'],
   ['rsa_signature_2048_sha384_test.subset.json', 'RS384'],
+  ['rsa_signature_2048_sha512_test.subset.json', 'RS512'],
   ['rsa_pss_2048_sha256_mgf1_32_test.subset.json', 'PS256'],
 ];
 
