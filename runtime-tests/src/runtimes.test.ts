@@ -58,7 +58,16 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
   it.each([
     ['ed25519_test.subset.json', 'EdDSA', 28],
     ['ecdsa_secp256r1_sha256_p1363_test.subset.json', 'ES256', 25],
+    ['ecdsa_secp256r1_sha256_test.subset.json', 'ES256', 20],
+    ['ecdsa_secp384r1_sha384_p1363_test.subset.json', 'ES384', 28],
+    ['ecdsa_secp384r1_sha384_test.subset.json', 'ES384', 14],
     ['rsa_signature_2048_sha256_test.subset.json', 'RS256', 8],
+    ['rsa_signature_2048_sha384_test.subset.json', 'RS384', 10],
+    ['rsa_signature_2048_sha512_test.subset.json', 'RS512', 11],
+    ['rsa_signature_3072_sha256_test.subset.json', 'RS256', 6],
+    ['rsa_pss_2048_sha256_mgf1_32_test.subset.json', 'PS256', 14],
+    ['rsa_pss_4096_sha384_mgf1_48_test.subset.json', 'PS384', 6],
+    ['rsa_pss_4096_sha512_mgf1_64_test.subset.json', 'PS512', 6],
   ])('gives every Wycheproof vector of %s (%s, the %i with an ASCII message) its verdict', async (name, alg, count) => {
     const file = JSON.parse(readFileSync(new URL(`../../packages/auth/test/wycheproof/${name}`, import.meta.url), 'utf8')) as unknown;
     const answer = await fetch(`${server.url}/jws-test-vectors`, { method: 'POST', body: JSON.stringify({ alg, file }) });

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ecdsaP256DerToRaw } from './ecdsa-der-signature.js';
+import { ecdsaDerToRaw, ecdsaP256DerToRaw } from './ecdsa-der-signature.js';
 
 /** DER of one unsigned big-endian integer, written independently of the parser under test. */
 function derInteger(value: Uint8Array): number[] {
@@ -58,5 +58,23 @@ describe('ecdsaP256DerToRaw', () => {
     const r = new Uint8Array(32).fill(0xff);
     const s = Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 0 : 1));
     expect(ecdsaP256DerToRaw(derSignature(r, s))).toEqual(Uint8Array.from([...r, ...s]));
+  });
+});
+
+describe('ecdsaDerToRaw', () => {
+  it('gives what Node verifies as IEEE P1363 for P-384 signatures Node made in DER (48-byte scalars)', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    for (let i = 0; i < 50; i++) {
+      const data = Buffer.from(`message ${i}`);
+      const raw = ecdsaDerToRaw(sign('sha384', data, { key: privateKey, dsaEncoding: 'der' }), 48);
+      expect(raw).toHaveLength(96);
+      expect(verify('sha384', data, { key: publicKey, dsaEncoding: 'ieee-p1363' }, raw!)).toBe(true);
+    }
+  });
+
+  it('refuses a P-384 signature as P-256 (its integers are longer than 32 bytes)', () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    const der = sign('sha384', Buffer.from('m'), { key: privateKey, dsaEncoding: 'der' });
+    expect(ecdsaDerToRaw(der, 32)).toBeUndefined();
   });
 });
