@@ -22,6 +22,7 @@ const WYCHEPROOF_FILES: ReadonlyArray<readonly [file: string, alg: JwsAlgorithm]
   ['rsa_signature_2048_sha384_test.subset.json', 'RS384'],
   ['rsa_signature_2048_sha512_test.subset.json', 'RS512'],
   ['rsa_signature_3072_sha256_test.subset.json', 'RS256'],
+  ['rsa_signature_4096_sha384_test.subset.json', 'RS384'],
   ['rsa_signature_4096_sha512_test.subset.json', 'RS512'],
   ['rsa_pss_2048_sha256_mgf1_32_test.subset.json', 'PS256'],
   ['rsa_pss_3072_sha256_mgf1_32_test.subset.json', 'PS256'],
