@@ -62,7 +62,7 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     ['ecdsa_secp384r1_sha384_p1363_test.subset.json', 'ES384', 28],
     ['ecdsa_secp384r1_sha384_test.subset.json', 'ES384', 14],
     ['rsa_signature_2048_sha256_test.subset.json', 'RS256', 8],
-    ['rsa_signature_2048_sha384_test.subset.json', 'RS384', 10],
+    ['rsa_signature_2048_sha384_test.subset.json', 'RS384', 30],
     ['rsa_signature_2048_sha512_test.subset.json', 'RS512', 11],
     ['rsa_signature_3072_sha256_test.subset.json', 'RS256', 6],
     ['rsa_signature_4096_sha384_test.subset.json', 'RS384', 7],
