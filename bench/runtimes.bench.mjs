@@ -84,7 +84,7 @@ export async function run() {
         opsPerSec: 1000 / cpu.dropsMs,
         ratio: cpu.ratio,
         target: 0.7,
-        note: `${by}, median of ${ROUNDS} rounds of ${PER_REQUEST}` + (measured ? `; wall clock ${wall.ratio.toFixed(2)}×` : ''),
+        note: `${by}, median of ${ROUNDS} rounds of ${PER_REQUEST}${measured ? `; wall clock ${wall.ratio.toFixed(2)}×` : ''}`,
       });
     } finally {
       await server.stop();

@@ -17,7 +17,10 @@ function documentedExports(): Map<string, string[]> {
   let entry: string | undefined;
   for (const line of section.split('\n')) {
     const heading = /^### `([^`]+)`/.exec(line);
-    if (heading) entries.set((entry = heading[1]!), []);
+    if (heading) {
+      entry = heading[1]!;
+      entries.set(entry, []);
+    }
     const row = /^\| `([^`]+)` \|/.exec(line);
     if (row && entry) entries.get(entry)!.push(row[1]!);
   }

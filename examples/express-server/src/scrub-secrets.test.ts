@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looksLikeSecret, scrubSecrets } from './logger.js';
 import { percentDecoded } from './percent-decoded.js';
+import { decodedUntilStable } from './testing/decoded-until-stable.js';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
@@ -56,14 +57,6 @@ const placement = fc.constantFrom(
   (s: string) => `/d/${s}?t=${s}`,
 );
 
-/** An independent decoder: decode every escape left to right, again, until nothing changes. */
-function decodedUntilStable(text: string): string {
-  for (let previous = ''; previous !== text; ) {
-    previous = text;
-    text = text.replace(/%[0-9a-fA-F]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
-  }
-  return text;
-}
 
 function expectNoTrace(scrubbed: string, secret: string): void {
   const decoded = decodedUntilStable(scrubbed);

@@ -46,7 +46,7 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('applied each migration once', async () => {
-    const { a, b, idp } = instances();
+    const { a } = instances();
     const { rows } = await a.running.db.query<{ namespace: string; n: string }>(
       'select namespace, count(*)::text as n from drops_schema_migrations group by namespace order by namespace',
     );

@@ -101,7 +101,7 @@ describe('GET /drops: an API key or an ID token', () => {
 
   it('answers the uniform 401 without a valid credential', async () => {
     await expect401(await fetch(`${base}/drops`));
-    await expect401(await fetch(`${base}/drops`, { headers: bearer('hp_' + 'x'.repeat(43)) }));
+    await expect401(await fetch(`${base}/drops`, { headers: bearer(`hp_${'x'.repeat(43)}`) }));
   });
 });
 

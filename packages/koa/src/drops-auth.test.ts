@@ -119,7 +119,7 @@ describe('requireAuth()', () => {
       { authorization: 'Basic dXNlcjpwYXNz' },
       { authorization: 'Bearer' },
       bearer('hp_short'),
-      bearer('hp_' + 'A'.repeat(43)),
+      bearer(`hp_${'A'.repeat(43)}`),
       bearer(apiKey),
       bearer(idp.mintIdToken({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 120 })),
       bearer('not.a.jwt'),

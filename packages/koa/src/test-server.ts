@@ -10,6 +10,7 @@ export interface TestServer {
 }
 
 /** Starts `app` on 127.0.0.1, port 0. Test helper; not exported from the package. */
+// biome-ignore lint/suspicious/noExplicitAny: a test helper for apps of any state and context type.
 export async function listen(app: Koa<any, any>): Promise<TestServer> {
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -28,7 +28,7 @@ export function grantKeyStoreSql(role: string): string {
     throw new TypeError('grantKeyStoreSql: role must be a plain role name (letters, digits and _, at most 63)');
   }
   const to = `to "${role}"`;
-  return [
+  return `${[
     `do $grant$ begin execute format('grant usage on schema %I ${to.replaceAll("'", "''")}', current_schema()); end $grant$`,
     `grant select, insert, update, delete on ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${REVISION_TABLE}, ${LEASES_TABLE}, ${PENDING_REVOCATIONS_TABLE} ${to}`,
     `grant usage, select on sequence ${KEY_EVENTS_TABLE}_seq_seq, ${PENDING_REVOCATIONS_TABLE}_id_seq ${to}`,
@@ -36,5 +36,5 @@ export function grantKeyStoreSql(role: string): string {
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz) ${to}`,
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz, text, text, text, text, text) ${to}`,
     `grant execute on function ${REVOCATION_PENDING_FUNCTION}(bigint) ${to}`,
-  ].join(';\n') + ';\n';
+  ].join(';\n')};\n`;
 }

@@ -1,5 +1,5 @@
 import type { Api, DropInfo } from './api.js';
-import { Announcer, byId, h } from './dom.js';
+import { type Announcer, byId, h } from './dom.js';
 import { sizeOf, timeOf } from './format.js';
 import { reportError } from './report-error.js';
 

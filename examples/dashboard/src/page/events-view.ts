@@ -1,5 +1,5 @@
 import type { Api, KeyEventInfo } from './api.js';
-import { Announcer, byId, focus, h } from './dom.js';
+import { type Announcer, byId, focus, h } from './dom.js';
 import { eventText } from './event-text.js';
 import { timeOf } from './format.js';
 import { reportError } from './report-error.js';

@@ -1,5 +1,5 @@
 import { ApiError, type Api, type KeyInfo } from './api.js';
-import { Announcer, byId, focus, h } from './dom.js';
+import { type Announcer, byId, focus, h } from './dom.js';
 import { timeOf } from './format.js';
 import { reportError } from './report-error.js';
 import { confirmRevoke } from './revoke-dialog.js';
@@ -18,7 +18,7 @@ export class KeysView {
   readonly #form = byId('mint-form', HTMLFormElement);
   readonly #nameInput = byId('key-name', HTMLInputElement);
   readonly #mintButton = byId('mint-button', HTMLButtonElement);
-  readonly #secretPanel = byId('secret-panel', HTMLDivElement);
+  readonly #secretPanel = byId('secret-panel', HTMLFieldSetElement);
   readonly #secretName = byId('secret-name', HTMLSpanElement);
   readonly #secret = byId('secret', HTMLInputElement);
   readonly #copy = byId('copy-secret', HTMLButtonElement);

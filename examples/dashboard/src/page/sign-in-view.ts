@@ -1,6 +1,6 @@
 import type { DashboardConfig, FirebaseSignInProvider, FirebaseWebConfig } from '../dashboard-config.js';
 import { devSignIn } from './dev-identity.js';
-import { Announcer, byId, focus, h } from './dom.js';
+import { type Announcer, byId, focus, h } from './dom.js';
 import { reportError } from './report-error.js';
 import type { IdentityGrant, IdentitySource } from './session.js';
 

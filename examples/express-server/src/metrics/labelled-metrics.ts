@@ -55,7 +55,10 @@ abstract class LabelledMetric<Series> {
     let level = this.#tree;
     for (const value of values.slice(0, -1)) {
       let next = level.get(value) as SeriesTree | undefined;
-      if (next === undefined) level.set(value, (next = new Map()));
+      if (next === undefined) {
+        next = new Map();
+        level.set(value, next);
+      }
       level = next;
     }
     level.set(values.at(-1)!, series);

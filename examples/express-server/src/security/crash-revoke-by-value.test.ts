@@ -1,47 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openPGliteKeyStore, openPostgresKeyStore, type PostgresKeyStore } from '@drops/auth-postgres';
-import { LocalIdentityProvider } from '@drops/auth/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killChildServers, startChildServer } from '../testing/child-server.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { startChildServer } from '../testing/child-server.js';
+import { useKillableServerBackend } from '../testing/killable-server-backend.js';
 import { bearer, BACKENDS, type Backend } from '../testing/test-server.js';
 
 // POST /credentials/revoke answers once the request is recorded, and revokes after. A server that
 // dies between the two leaves the record: the next server to start carries it out.
 describe.each(BACKENDS)('a revocation by value recorded by a server killed before carrying it out (%s)', (backend: Backend) => {
-  let idp: LocalIdentityProvider;
-  let env: Record<string, string>;
-  let dataDir: string | undefined;
-  let db: TestDatabase | undefined;
-
-  beforeAll(async () => {
-    idp = await LocalIdentityProvider.start();
-    const identity = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
-    if (backend === 'pglite') {
-      dataDir = await mkdtemp(join(tmpdir(), 'drops-pending-'));
-      env = { ...identity, DATA_DIR: dataDir };
-    } else {
-      db = await createTestDatabase();
-      env = { ...identity, DATABASE_URL: db.url };
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await killChildServers();
-    await idp?.close();
-    await db?.drop();
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const data = useKillableServerBackend(backend, 'drops-pending-');
 
   /** The store the killed server wrote to, opened as the dead process left it. */
   const openStore = (): Promise<PostgresKeyStore> =>
-    dataDir !== undefined ? openPGliteKeyStore({ dataDir }) : openPostgresKeyStore({ connectionString: db!.url });
+    data.dataDir !== undefined ? openPGliteKeyStore({ dataDir: data.dataDir }) : openPostgresKeyStore({ connectionString: data.db!.url });
 
   it('is carried out by the next server: the key ends revoked, with the request\'s event', async () => {
-    const first = await startChildServer(env);
-    const res = await fetch(`${first.url}/keys`, { method: 'POST', headers: bearer(idp.mintIdToken({ sub: 'pending-victim' })), body: '{}' });
+    const first = await startChildServer(data.env);
+    const res = await fetch(`${first.url}/keys`, { method: 'POST', headers: bearer(data.idp.mintIdToken({ sub: 'pending-victim' })), body: '{}' });
     expect(res.status).toBe(201);
     const key = (await res.json()) as { apiKey: string; id: string };
     await first.kill();
@@ -57,7 +31,7 @@ describe.each(BACKENDS)('a revocation by value recorded by a server killed befor
     expect(await store.findActive(key.id)).not.toBeNull();
     await store.close();
 
-    const second = await startChildServer(env);
+    const second = await startChildServer(data.env);
     const whoami = async (): Promise<number> => {
       const r = await fetch(`${second.url}/whoami`, { headers: bearer(key.apiKey) });
       await r.arrayBuffer();
@@ -69,7 +43,7 @@ describe.each(BACKENDS)('a revocation by value recorded by a server killed befor
       status = await whoami();
     }
     expect(status).toBe(401);
-    const events = await fetch(`${second.url}/keys/events`, { headers: bearer(idp.mintIdToken({ sub: 'pending-victim' })) });
+    const events = await fetch(`${second.url}/keys/events`, { headers: bearer(data.idp.mintIdToken({ sub: 'pending-victim' })) });
     const [revoked] = ((await events.json()) as { events: Array<{ type: string; keyId: string; source: string; ip: string }> }).events;
     expect([revoked?.type, revoked?.keyId, revoked?.source, revoked?.ip]).toEqual(['revoked', key.id, 'revoke_by_value', '198.51.100.77']);
     await second.stop();

@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { LocalIdentityProvider } from '@drops/auth/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killChildServers, processAlive, startChildServer } from '../testing/child-server.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { processAlive, startChildServer } from '../testing/child-server.js';
+import { useKillableServerBackend } from '../testing/killable-server-backend.js';
 import { bearer, BACKENDS, type Backend } from '../testing/test-server.js';
 
 interface Minted {
@@ -15,32 +11,10 @@ interface Minted {
 // The server is killed with SIGKILL in the middle of minting and revoking: what it answered must
 // hold after a restart. A 201 is a key that works; a 204 is a key that stays revoked.
 describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Backend) => {
-  let idp: LocalIdentityProvider;
-  let env: Record<string, string>;
-  let dataDir: string | undefined;
-  let db: TestDatabase | undefined;
-
-  beforeAll(async () => {
-    idp = await LocalIdentityProvider.start();
-    const identity = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
-    if (backend === 'pglite') {
-      dataDir = await mkdtemp(join(tmpdir(), 'drops-crash-'));
-      env = { ...identity, DATA_DIR: dataDir };
-    } else {
-      db = await createTestDatabase();
-      env = { ...identity, DATABASE_URL: db.url };
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await killChildServers();
-    await idp?.close();
-    await db?.drop();
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const data = useKillableServerBackend(backend, 'drops-crash-');
 
   it('keeps every key whose mint answered 201, and keeps revoked every key whose revoke answered 204', async () => {
-    const first = await startChildServer(env);
+    const first = await startChildServer(data.env);
     const call = (path: string, init: RequestInit): Promise<Response> => fetch(`${first.url}${path}`, init);
 
     const minted: Minted[] = [];
@@ -53,7 +27,7 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
     const worker = async (w: number): Promise<void> => {
       for (let i = 0; !killed; i++) {
         const sub = accounts[(w + i) % accounts.length]!;
-        const token = idp.mintIdToken({ sub });
+        const token = data.idp.mintIdToken({ sub });
         try {
           const victim = minted.find((k, n) => n % 3 === w % 3 && !revokeTried.has(k.id));
           if (i % 3 === 2 && victim !== undefined) {
@@ -86,7 +60,7 @@ describe.each(BACKENDS)('SIGKILL while minting and revoking (%s)', (backend: Bac
     expect(minted.length).toBeGreaterThan(50);
     expect(revoked.size).toBeGreaterThan(10);
 
-    const second = await startChildServer(env);
+    const second = await startChildServer(data.env);
     const whoami = (apiKey: string): Promise<Response> => fetch(`${second.url}/whoami`, { headers: bearer(apiKey) });
     const lost: string[] = [];
     const resurrected: string[] = [];

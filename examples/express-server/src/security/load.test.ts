@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
 
 // The server runs in this process, so this process's heap is the server's.

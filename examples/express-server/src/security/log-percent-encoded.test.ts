@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../testing/raw-http.js';
 import { bearer, useTestServer } from '../testing/test-server.js';
+import { decodedUntilStable } from '../testing/decoded-until-stable.js';
 
-/** What a tolerant reader of the logs would make of them: every escape decoded until none is left. */
-function decodedUntilStable(text: string): string {
-  for (let previous = ''; previous !== text; ) {
-    previous = text;
-    text = text.replace(/%[0-9a-fA-F]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
-  }
-  return text;
-}
 
 /** Every character of `text` as `%XX`, hex in `upper` or lower case. */
 const encodedWhole = (text: string, upper: boolean): string =>

@@ -17,7 +17,9 @@ export interface TestClock {
 
 export function testClock(): TestClock {
   let offset = 0;
-  return { now: () => Date.now() + offset, advance: (ms) => void (offset += ms) };
+  return { now: () => Date.now() + offset, advance: (ms) => {
+      offset += ms;
+    } };
 }
 
 export interface StartTestServerOptions {

@@ -24,9 +24,9 @@ describe('generateApiKey', () => {
 
   it('encodes the injected bytes exactly (test vector)', () => {
     const key = generateApiKey(fixedBytes(0));
-    expect(key.secret).toBe('hp_' + 'A'.repeat(43));
-    expect(key.id).toBe(createHash('sha256').update('hp_' + 'A'.repeat(43)).digest('hex'));
-    expect(generateApiKey(fixedBytes(0xff)).secret).toBe('hp_' + '_'.repeat(42) + '8');
+    expect(key.secret).toBe(`hp_${'A'.repeat(43)}`);
+    expect(key.id).toBe(createHash('sha256').update(`hp_${'A'.repeat(43)}`).digest('hex'));
+    expect(generateApiKey(fixedBytes(0xff)).secret).toBe(`hp_${'_'.repeat(42)}8`);
   });
 
   it('never repeats a secret from the real CSPRNG', () => {
@@ -56,15 +56,15 @@ describe('isApiKeyFormat', () => {
     ['empty', ''],
     ['prefix only', 'hp_'],
     ['one short', valid.slice(0, 45)],
-    ['one long', valid + 'A'],
-    ['wrong prefix', 'hq_' + valid.slice(3)],
-    ['upper-case prefix', 'HP_' + valid.slice(3)],
-    ['padding', valid.slice(0, 45) + '='],
-    ['standard base64 +', valid.slice(0, 10) + '+' + valid.slice(11)],
-    ['standard base64 /', valid.slice(0, 10) + '/' + valid.slice(11)],
-    ['non-canonical last char', 'hp_' + 'A'.repeat(42) + 'B'],
-    ['whitespace', valid.slice(0, 45) + ' '],
-    ['unicode', valid.slice(0, 45) + 'é'],
+    ['one long', `${valid}A`],
+    ['wrong prefix', `hq_${valid.slice(3)}`],
+    ['upper-case prefix', `HP_${valid.slice(3)}`],
+    ['padding', `${valid.slice(0, 45)}=`],
+    ['standard base64 +', `${valid.slice(0, 10)}+${valid.slice(11)}`],
+    ['standard base64 /', `${valid.slice(0, 10)}/${valid.slice(11)}`],
+    ['non-canonical last char', `hp_${'A'.repeat(42)}B`],
+    ['whitespace', `${valid.slice(0, 45)} `],
+    ['unicode', `${valid.slice(0, 45)}é`],
   ])('refuses %s', (_label, value) => {
     expect(isApiKeyFormat(value)).toBe(false);
   });
@@ -77,7 +77,7 @@ describe('isApiKeyFormat', () => {
     );
     fc.assert(
       fc.property(fc.string({ minLength: 43, maxLength: 43 }), (tail) => {
-        const candidate = 'hp_' + tail;
+        const candidate = `hp_${tail}`;
         const canonical = Buffer.from(tail, 'base64url').length === 32 &&
           Buffer.from(tail, 'base64url').toString('base64url') === tail;
         expect(isApiKeyFormat(candidate)).toBe(canonical);

@@ -181,7 +181,7 @@ describe('createAuthenticator', () => {
       },
     });
     const authenticator = createAuthenticator({ keyStore: counting });
-    for (const bad of ['hp_', 'hp_' + 'A'.repeat(42) + 'B', 'hp_' + 'A'.repeat(44)]) {
+    for (const bad of ['hp_', `hp_${'A'.repeat(42)}B`, `hp_${'A'.repeat(44)}`]) {
       await failure(authenticator.authenticate(`Bearer ${bad}`));
     }
     expect(calls).toBe(0);

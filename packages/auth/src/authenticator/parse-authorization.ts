@@ -107,7 +107,10 @@ export function authorizationOfNodeRequest(req: NodeRequestLike): string | reado
     if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
     const value = raw[i + 1] as string;
     if (first === undefined) first = value;
-    else (all ??= [first]).push(value);
+    else {
+      all ??= [first];
+      all.push(value);
+    }
   }
   return all ?? first;
 }

@@ -6,9 +6,10 @@ import { redact } from './redact.js';
  * and the bidirectional marks, embeddings, overrides and isolates that reorder what is shown, and
  * the Unicode line and paragraph separators.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const TERMINAL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(control: string): string {
+function escapedControl(control: string): string {
   return `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
@@ -20,5 +21,5 @@ function escape(control: string): string {
  * text goes through here.
  */
 export function printable(text: string): string {
-  return redact(text).replace(TERMINAL_CONTROLS, escape);
+  return redact(text).replace(TERMINAL_CONTROLS, escapedControl);
 }

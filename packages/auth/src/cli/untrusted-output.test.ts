@@ -22,6 +22,7 @@ const OTHER_CONTROLS = '\u009b2J\x7f\u202egnp.exe\u2066\r\n\t';
 const NAME = `${FAKE_LINE}${OTHER_CONTROLS}x.env`;
 
 /** Any character a terminal acts on, other than the line breaks the CLI writes itself. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const secret = generateApiKey().secret;

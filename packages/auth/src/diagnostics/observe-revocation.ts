@@ -29,7 +29,9 @@ export async function observeRevocation(keyId: string, revoke: (report: ReportRe
   const startedAt = performance.now();
   let receipt: RevocationReceipt | undefined;
   try {
-    await revoke((r) => void (receipt = r));
+    await revoke((r) => {
+      receipt = r;
+    });
     publish(keyId, 'revoked', performance.now() - startedAt, receipt);
   } catch (error) {
     publish(keyId, error instanceof NotFoundError ? 'not_found' : 'failed', performance.now() - startedAt, receipt);
@@ -49,7 +51,9 @@ export async function observeRevocationsByValue(
   if (!revocationChannel.hasSubscribers) return revoke(undefined);
   const startedAt = performance.now();
   let receipt: RevocationReceipt | undefined;
-  const statuses = await revoke((r) => void (receipt = r));
+  const statuses = await revoke((r) => {
+    receipt = r;
+  });
   const durationMs = performance.now() - startedAt;
   for (const [keyId, status] of statuses) {
     if (status === 'revoked') publish(keyId, 'revoked', durationMs, receipt);

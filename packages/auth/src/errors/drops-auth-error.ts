@@ -67,10 +67,12 @@ export abstract class DropsAuthError extends Error {
    * `@drops/auth` is recognised by the ESM copy and the other way round. A subclass without a
    * brand of its own (an application's) falls back to the ordinary prototype check.
    */
+  // biome-ignore-start lint/complexity/noThisInStatic: `this` is the class `instanceof` was asked about, a subclass included.
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (!Object.hasOwn(this, ERROR_BRAND)) return Function.prototype[Symbol.hasInstance].call(this, value);
     return brandsOf(value)?.includes((this as BrandedClass)[ERROR_BRAND]!) === true;
   }
+  // biome-ignore-end lint/complexity/noThisInStatic: -
 
   /** A stable machine-readable code, e.g. `ERR_UNAUTHENTICATED`. */
   abstract readonly code: string;

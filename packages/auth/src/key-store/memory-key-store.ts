@@ -92,7 +92,10 @@ export class MemoryKeyStore implements KeyStore {
     const { source, actor, ip, userAgent, url } = context;
     const event: KeyEvent = { type, keyId: key.id, prefix: key.prefix, name: key.name, at: new Date(at), source, actor, ip, userAgent, url };
     let events = this.#events.get(key.accountId);
-    if (events === undefined) this.#events.set(key.accountId, (events = []));
+    if (events === undefined) {
+      events = [];
+      this.#events.set(key.accountId, events);
+    }
     events.push({ seq: ++this.#lastSeq, event });
   }
 

@@ -22,6 +22,7 @@ const mintOptionsSchema = /* @__PURE__ */ lazySchema(() =>
         z.minLength(1, { error: 'name must not be empty' }),
         z.maxLength(MAX_KEY_NAME_LENGTH, { error: `name must be at most ${MAX_KEY_NAME_LENGTH} characters` }),
         // eslint-disable-next-line no-control-regex
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: a name with control characters is refused.
         z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'name must not contain control characters' }),
       ),
     ),

@@ -95,7 +95,7 @@ function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
       const key = await platform.importPublicJwk({ kty: 'RSA', n: jwk.n, e: jwk.e }, 'RS256');
       expect(await platform.verifyJws('RS256', key, signingInput, signature, false)).toBe(true);
       expect(await platform.verifyJws('RS256', key, signingInput, signature, true)).toBe(true);
-      expect(await platform.verifyJws('RS256', key, signingInput + 'x', signature, false)).toBe(false);
+      expect(await platform.verifyJws('RS256', key, `${signingInput}x`, signature, false)).toBe(false);
       expect(await platform.verifyJws('RS256', key, signingInput, 'AAAA', false)).toBe(false);
       expect(await platform.verifyJws('RS256', key, signingInput, 'A', true)).toBe(false);
     });

@@ -71,6 +71,7 @@ export function base64UrlDecodeText(text: string): string {
   return NON_ASCII.test(binary) ? decoder.decode(bytesOfBinary(binary)) : binary;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every byte outside ASCII.
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Node's decoder ignores a dangling last character; fromBase64 and atob refuse it. Drop it to decode alike. */

@@ -126,7 +126,7 @@ export function wireSnapshotOf(response: RawResponse): string {
   if (headEnd === -1) return response.raw;
   const [statusLine = '', ...lines] = response.raw.slice(0, headEnd).split('\r\n');
   const kept = lines.filter((line) => !PER_REQUEST_HEADERS.includes(line.slice(0, line.indexOf(':')).trim().toLowerCase()));
-  return [statusLine, ...kept].join('\r\n') + '\r\n\r\n' + response.raw.slice(headEnd + 4);
+  return `${[statusLine, ...kept].join('\r\n')}\r\n\r\n${response.raw.slice(headEnd + 4)}`;
 }
 
 function parseResponse(data: Buffer): RawResponse {
