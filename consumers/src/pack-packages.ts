@@ -10,6 +10,7 @@ const TARBALL_NAMES: Readonly<Record<DropsPackage, string>> = {
   '@drops/auth': 'drops-auth-',
   '@drops/auth-express': 'drops-auth-express-',
   '@drops/auth-koa': 'drops-auth-koa-',
+  '@drops/auth-hono': 'drops-auth-hono-',
   '@drops/auth-postgres': 'drops-auth-postgres-',
 };
 

@@ -25,7 +25,7 @@ export interface SmokeProject {
 export const SMOKE_PROJECTS: readonly SmokeProject[] = [
   {
     name: 'current-majors',
-    dependencies: { express: '^5.1.0', koa: '^3.0.0', '@koa/router': '^15.0.0', pg: '^8.11.0', '@electric-sql/pglite': '^0.5.0' },
+    dependencies: { express: '^5.1.0', koa: '^3.0.0', '@koa/router': '^15.0.0', hono: '^4.0.0', '@hono/node-server': '^2.0.0', pg: '^8.11.0', '@electric-sql/pglite': '^0.5.0' },
     tests: 'all',
   },
   {
@@ -55,7 +55,7 @@ export interface SmokeResult {
   readonly ok: boolean;
 }
 
-const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-postgres'];
+const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-hono', '@drops/auth-postgres'];
 
 /**
  * Packs the four packages (built already) into `scratchRoot`, writes one project per

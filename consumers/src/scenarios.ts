@@ -1,7 +1,7 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-postgres';
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-hono' | '@drops/auth-postgres';
 
 /** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
 export interface Scenario {
@@ -32,7 +32,7 @@ const TYPES_NODE = { '@types/node': '^20.12.0' };
 const OLDEST_NODE = TESTED_NODE_VERSIONS[0]!;
 
 /**
- * Existing apps, as they are found in the wild: the last two majors of Express and Koa, ESM
+ * Existing apps, as they are found in the wild: the last two majors of Express and Koa, Hono 4, ESM
  * TypeScript under both resolutions a service uses (`node16`, `bundler`), and a CommonJS app.
  */
 export const SCENARIOS: readonly Scenario[] = [
@@ -77,6 +77,17 @@ export const SCENARIOS: readonly Scenario[] = [
     drops: ['@drops/auth', '@drops/auth-koa'],
     dependencies: { koa: '^2.13.0', '@koa/router': '^12.0.0' },
     devDependencies: { ...TYPES_NODE, '@types/koa': '^2.13.0', '@types/koa__router': '^12.0.0' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'hono-4',
+    title: 'Hono 4 on Node (@hono/node-server), ESM TypeScript (module node16)',
+    fixture: 'hono-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-hono'],
+    dependencies: { hono: '^4.0.0', '@hono/node-server': '^2.0.0' },
+    devDependencies: { ...TYPES_NODE },
     compilerOptions: NODE16,
     alsoRunsOn: [OLDEST_NODE],
   },

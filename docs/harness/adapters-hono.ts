@@ -2,10 +2,10 @@
 // section's table says.
 import { adapterContext, expectTheThreeKindsOfRoute } from '../harness/support.js';
 
-// What the section starts from: `authenticator` (a local identity provider stands in for
+// What the section starts from: `authenticator`, `keys` (a local identity provider stands in for
 // Firebase) and `drops`, the app's own table.
 const context = await adapterContext();
-const { authenticator, drops } = context;
+const { authenticator, keys, drops } = context;
 
 // <<example>>
 

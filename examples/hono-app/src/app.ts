@@ -1,5 +1,6 @@
-import { keysHandler, withAuth, type Authenticator, type KeyManager } from '@drops/auth';
-import { Hono, type Context } from 'hono';
+import type { Authenticator, KeyManager } from '@drops/auth';
+import { dropsAuth, type ClientIp } from '@drops/auth-hono';
+import { Hono } from 'hono';
 import { DropStore } from './drop-store.js';
 import { requestLogger } from './request-logger.js';
 
@@ -8,13 +9,15 @@ export interface AppOptions {
   authenticator: Authenticator;
   keys: KeyManager;
   log?: (line: string) => void;
+  /** Where the runtime says the client's address is, for key events (none by default). */
+  clientIp?: ClientIp;
 }
 
 /**
- * An existing Hono app (logger, public routes, its own drop storage) with drops auth added over
- * the core's Web `Request` adapter (`withAuth`): no Hono-specific package.
+ * An existing Hono app (logger, public routes, its own drop storage) with drops auth added by
+ * `@drops/auth-hono`: middleware on its routes, and the `/keys` routes mounted as a sub-app.
  */
-export function createApp({ authenticator, keys, log }: AppOptions): Hono {
+export function createApp({ authenticator, keys, log, clientIp }: AppOptions): Hono {
   const drops = new DropStore();
   const app = new Hono();
   app.use(requestLogger(log));
@@ -23,31 +26,27 @@ export function createApp({ authenticator, keys, log }: AppOptions): Hono {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   // #region hono-routes
+  const auth = dropsAuth({ authenticator, keys, clientIp });
+
   // An API key or an ID token.
-  const listDrops = withAuth(authenticator, {}, (_request, principal, c: Context) =>
-    c.json({ drops: drops.listByOwner(principal.accountId) }),
-  );
-  app.get('/drops', (c) => listDrops(c.req.raw, c));
+  app.get('/drops', auth.requireAuth(), (c) => c.json({ drops: drops.listByOwner(c.var.auth.accountId) }));
 
   // An ID token only: a person signed in to the dashboard, never a CI key.
-  const account = withAuth(authenticator, { accept: ['id_token'] }, (_request, principal, c: Context) =>
-    c.json({ accountId: principal.accountId, email: principal.claims?.email ?? null }),
+  app.get('/account', auth.requireAuth({ accept: ['id_token'] }), (c) =>
+    c.json({ accountId: c.var.auth.accountId, email: c.var.auth.claims?.email ?? null }),
   );
-  app.get('/account', (c) => account(c.req.raw, c));
 
   // No credential is fine (an anonymous drop); a bad one is still the 401.
-  const deploy = withAuth(authenticator, { optional: true }, async (request, principal, c: Context) => {
-    const body = await request.text();
-    return c.json(drops.create(principal?.accountId ?? null, body.length), 201);
+  app.post('/deploy', auth.optionalAuth(), async (c) => {
+    const body = await c.req.text();
+    return c.json(drops.create(c.var.auth?.accountId ?? null, body.length), 201);
   });
-  app.post('/deploy', (c) => deploy(c.req.raw, c));
   // #endregion
 
   // #region hono-keys
-  // POST /keys (ID token only), GET /keys, DELETE /keys/:id: the core's fetch-style key routes.
-  const keysRoutes = keysHandler(authenticator, keys);
-  app.all('/keys', (c) => keysRoutes(c.req.raw));
-  app.all('/keys/*', (c) => keysRoutes(c.req.raw));
+  // POST /keys (ID token only), GET /keys, GET /keys/events, DELETE /keys/:id; every method and
+  // path under /keys is authenticated first.
+  app.route('/keys', auth.keysRoutes());
   // #endregion
   return app;
 }

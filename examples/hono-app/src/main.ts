@@ -1,5 +1,6 @@
 // Node: `pnpm start` (tsx src/main.ts), served by @hono/node-server.
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { createService } from './create-service.js';
 import { identitySetupFromEnv } from './identity-provider.js';
 
@@ -7,7 +8,7 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 
 const identity = await identitySetupFromEnv();
-const app = createService(identity.verifier);
+const app = createService(identity.verifier, (c) => getConnInfo(c).remote.address);
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   identity.announce(`http://${hostname}:${info.port}`);

@@ -20,7 +20,7 @@ export default {
           { status: 503 },
         );
       }
-      app = createService(createIdTokenVerifier(settings));
+      app = createService(createIdTokenVerifier(settings), (c) => c.req.header('cf-connecting-ip'));
     }
     return app.fetch(request);
   },
