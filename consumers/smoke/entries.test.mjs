@@ -9,6 +9,7 @@ const ENTRIES = {
   '@drops/auth/adapter': ['createKeyRoutes', 'createLeakedKeyRoutes', 'authorizationOfNodeRequest', 'writeNodeAnswer', 'answerResponse'],
   '@drops/auth-express': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-koa': ['dropsAuth', 'principalOf', 'respondWithError'],
+  '@drops/auth-nestjs': ['DropsAuthModule', 'DropsAuthGuard', 'DropsIdTokenGuard', 'DropsAuthErrorFilter', 'Principal'],
   '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate', 'grantKeyStoreSql', 'migrationsAsSql'],
 };
 

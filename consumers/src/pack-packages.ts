@@ -10,6 +10,7 @@ const TARBALL_NAMES: Readonly<Record<DropsPackage, string>> = {
   '@drops/auth': 'drops-auth-',
   '@drops/auth-express': 'drops-auth-express-',
   '@drops/auth-koa': 'drops-auth-koa-',
+  '@drops/auth-nestjs': 'drops-auth-nestjs-',
   '@drops/auth-postgres': 'drops-auth-postgres-',
 };
 

@@ -1,7 +1,7 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-postgres';
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-nestjs' | '@drops/auth-postgres';
 
 /** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
 export interface Scenario {
