@@ -1,5 +1,5 @@
-import type { Authenticator, DropsAuthError, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { createKeyRoutes, parseAdapterOptions, type KeyRoutes } from '@drops/auth/adapter';
+import type { Authenticator, DropsAuthError, KeyManager, KeyRoutesOptions, LeakedKeysOptions } from '@drops/auth';
+import { createKeyRoutes, createLeakedKeyRoutes, parseAdapterOptions, type KeyRoutes, type LeakedKeyRoutes } from '@drops/auth/adapter';
 
 /** Options of {@link DropsAuthModule.forRoot}. */
 export interface DropsAuthModuleOptions {
@@ -15,6 +15,12 @@ export interface DropsAuthModuleOptions {
   /** Options of the `/keys` routes (`bodyLimit`): `KeyRoutesOptions` of `@drops/auth`. */
   keyRoutes?: KeyRoutesOptions;
   /**
+   * Given (`{}` for the defaults), also mounts the routes that kill a leaked key, which take no
+   * credential: `POST /credentials/revoke`, and `POST /secret-scanning/github` with
+   * `githubSecretScanning`. `LeakedKeysOptions` of `@drops/auth`. Needs `keys`.
+   */
+  leakedKeys?: LeakedKeysOptions;
+  /**
    * Called with every drops-auth error before it is answered (the framework's request as the
    * second argument), e.g. to log `UnauthenticatedError.reason`. Must not throw.
    */
@@ -27,6 +33,8 @@ export interface DropsAuthContext {
   readonly onError: ((error: DropsAuthError, request: unknown) => void) | undefined;
   /** The `/keys` core and its path (`/keys`), when `keys` was given. */
   readonly keyRoutes: { readonly routes: KeyRoutes; readonly path: string } | undefined;
+  /** The leaked-key core, when `leakedKeys` was given. */
+  readonly leakedKeyRoutes: LeakedKeyRoutes | undefined;
 }
 
 const WHERE = 'DropsAuthModule.forRoot()';
@@ -41,7 +49,7 @@ export function parseModuleOptions(options: DropsAuthModuleOptions): DropsAuthCo
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${WHERE}: options must be an object such as { authenticator, keys }`);
   }
-  const { keysPath, keyRoutes, ...adapterOptions } = options;
+  const { keysPath, keyRoutes, leakedKeys, ...adapterOptions } = options;
   const { authenticator, keys, onError } = parseAdapterOptions(adapterOptions, WHERE);
   if (keysPath !== undefined && keys === undefined) {
     throw new TypeError(`${WHERE}: keysPath needs keys: createKeyManager({ keyStore })`);
@@ -49,7 +57,10 @@ export function parseModuleOptions(options: DropsAuthModuleOptions): DropsAuthCo
   if (keyRoutes !== undefined && keys === undefined) {
     throw new TypeError(`${WHERE}: keyRoutes needs keys: createKeyManager({ keyStore })`);
   }
-  if (keys === undefined) return { authenticator, onError, keyRoutes: undefined };
+  if (leakedKeys !== undefined && keys === undefined) {
+    throw new TypeError(`${WHERE}: leakedKeys needs keys: createKeyManager({ keyStore })`);
+  }
+  if (keys === undefined) return { authenticator, onError, keyRoutes: undefined, leakedKeyRoutes: undefined };
   const trimmed = typeof keysPath === 'string' ? keysPath.replace(/^\/+|\/+$/g, '') : keysPath === undefined ? 'keys' : null;
   if (trimmed === null || !PATH.test(trimmed)) {
     throw new TypeError(`${WHERE}: keysPath must be a path such as 'keys' or 'api/keys'`);
@@ -58,5 +69,6 @@ export function parseModuleOptions(options: DropsAuthModuleOptions): DropsAuthCo
     authenticator,
     onError,
     keyRoutes: { routes: createKeyRoutes(authenticator, keys, keyRoutes, WHERE), path: `/${trimmed}` },
+    leakedKeyRoutes: leakedKeys === undefined ? undefined : createLeakedKeyRoutes(keys, leakedKeys, WHERE),
   };
 }

@@ -3,6 +3,7 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import type { DropsAuthContext } from './drops-auth-options.js';
 import { clientIpOf } from './raw-http.js';
 import { isUnderKeysPath, serveKeyRequest } from './serve-key-request.js';
+import { leakedKeyRouteOf, serveLeakedKeyRequest } from './serve-leaked-key-request.js';
 
 type Next = (error?: unknown) => void;
 
@@ -31,17 +32,30 @@ interface FastifyReplyLike {
  */
 export function mountKeyRoutes(host: HttpAdapterHost, context: DropsAuthContext): boolean {
   const mount = context.keyRoutes;
+  const leaked = context.leakedKeyRoutes;
+  if (mount === undefined && leaked === undefined) return true;
   const adapter = host.httpAdapter;
-  if (mount === undefined) return true;
   if (adapter === undefined || adapter === null) return false;
+
+  /** What answers a request at `url`: the /keys core, a leaked-key route, or nothing of drops'. */
+  const serverFor = (url: string): Serve | undefined => {
+    if (mount !== undefined && isUnderKeysPath(url, mount.path)) {
+      return (frameworkRequest, req, res, ip) => serveKeyRequest(context, mount, frameworkRequest, req, res, ip);
+    }
+    const route = leaked === undefined ? undefined : leakedKeyRouteOf(leaked, url);
+    if (route === undefined) return undefined;
+    return (frameworkRequest, req, res, ip) => serveLeakedKeyRequest(context, route, frameworkRequest, req, res, ip);
+  };
+
   const type = adapter.getType();
   if (type === 'fastify') {
     const fastify = adapter.getInstance<FastifyLike>();
     fastify.addHook('onRequest', async (request, reply) => {
-      if (!isUnderKeysPath(request.url, mount.path)) return;
+      const serve = serverFor(request.url);
+      if (serve === undefined) return;
       reply.hijack();
       try {
-        await serveKeyRequest(context, mount, request, request.raw, reply.raw, clientIpOf(request));
+        await serve(request, request.raw, reply.raw, clientIpOf(request));
       } catch {
         // Hijacked: Fastify answers nothing more, so an unexpected failure is a bare 500 here.
         if (!reply.raw.headersSent) reply.raw.statusCode = 500;
@@ -52,10 +66,13 @@ export function mountKeyRoutes(host: HttpAdapterHost, context: DropsAuthContext)
   }
   if (type === 'express') {
     adapter.use((req: IncomingMessage, res: ServerResponse, next: Next) => {
-      if (!isUnderKeysPath(req.url ?? '/', mount.path)) return next();
-      serveKeyRequest(context, mount, req, req, res, clientIpOf(req)).catch(next);
+      const serve = serverFor(req.url ?? '/');
+      if (serve === undefined) return next();
+      serve(req, req, res, clientIpOf(req)).catch(next);
     });
     return true;
   }
-  throw new TypeError(`DropsAuthModule: the /keys routes run on @nestjs/platform-express or @nestjs/platform-fastify, not "${type}"`);
+  throw new TypeError(`DropsAuthModule: the drops routes run on @nestjs/platform-express or @nestjs/platform-fastify, not "${type}"`);
 }
+
+type Serve = (frameworkRequest: unknown, req: IncomingMessage, res: ServerResponse, ip: string | null) => Promise<void>;
