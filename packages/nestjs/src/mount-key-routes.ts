@@ -21,8 +21,9 @@ interface FastifyReplyLike {
 }
 
 /**
- * Mounts the `/keys` routes on the HTTP server under Nest, ahead of Nest's body parsers and
- * router, once: on Express a first middleware, on Fastify an `onRequest` hook. Every method and
+ * Mounts the `/keys` routes (and the leaked-key routes, when configured) on the HTTP server under
+ * Nest, ahead of Nest's body parsers and router, once: on Express a first middleware, on Fastify an
+ * `onRequest` hook. Every method and
  * path under the keys path reaches the core, which authenticates first (without a credential the
  * uniform 401, never Nest's 404), and a body is judged only after the credential.
  *
