@@ -190,7 +190,8 @@ describe('TypeScript examples in the docs and READMEs', () => {
       JSON.stringify({
         extends: '../../tsconfig.base.json',
         // allowJs without checkJs: a .plain.mjs copy fails only on TypeScript-only syntax.
-        compilerOptions: { noEmit: true, allowJs: true, checkJs: false },
+        // Legacy decorators, as NestJS apps compile them (docs/adapters.md, NestJS); no other example has any.
+        compilerOptions: { noEmit: true, allowJs: true, checkJs: false, experimentalDecorators: true, emitDecoratorMetadata: true },
         include: ['*.ts', '*.mjs'],
       }),
     );

@@ -10,6 +10,7 @@ const ENTRIES = {
   '@drops/auth-express': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-koa': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-hono': ['dropsAuth'],
+  '@drops/auth-nestjs': ['DropsAuthModule', 'DropsAuthGuard', 'DropsIdTokenGuard', 'DropsAuthErrorFilter', 'Principal'],
   '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate', 'grantKeyStoreSql', 'migrationsAsSql'],
 };
 

@@ -11,6 +11,7 @@ const TARBALL_NAMES: Readonly<Record<DropsPackage, string>> = {
   '@drops/auth-express': 'drops-auth-express-',
   '@drops/auth-koa': 'drops-auth-koa-',
   '@drops/auth-hono': 'drops-auth-hono-',
+  '@drops/auth-nestjs': 'drops-auth-nestjs-',
   '@drops/auth-postgres': 'drops-auth-postgres-',
 };
 

@@ -25,13 +25,34 @@ export interface SmokeProject {
 export const SMOKE_PROJECTS: readonly SmokeProject[] = [
   {
     name: 'current-majors',
-    dependencies: { express: '^5.1.0', koa: '^3.0.0', '@koa/router': '^15.0.0', hono: '^4.0.0', '@hono/node-server': '^2.0.0', pg: '^8.11.0', '@electric-sql/pglite': '^0.5.0' },
+    dependencies: {
+      express: '^5.1.0',
+      koa: '^3.0.0',
+      '@koa/router': '^15.0.0',
+      hono: '^4.0.0',
+      '@hono/node-server': '^2.0.0',
+      // NestJS 11: CommonJS, so `require('@drops/auth-nestjs')` works on Node 20.12 (12 is ESM only).
+      '@nestjs/common': '^11.0.0',
+      '@nestjs/core': '^11.0.0',
+      'reflect-metadata': '^0.2.0',
+      rxjs: '^7.8.0',
+      pg: '^8.11.0',
+      '@electric-sql/pglite': '^0.5.0',
+    },
     tests: 'all',
   },
   {
     // The oldest versions the adapters' peer ranges admit; the core and store tests run above.
     name: 'oldest-majors',
-    dependencies: { express: '4.17.3', koa: '2.13.4', '@koa/router': '12.0.0' },
+    dependencies: {
+      express: '4.17.3',
+      koa: '2.13.4',
+      '@koa/router': '12.0.0',
+      '@nestjs/common': '10.0.0',
+      '@nestjs/core': '10.0.0',
+      'reflect-metadata': '^0.1.13',
+      rxjs: '^7.8.0',
+    },
     tests: ['entries.test.mjs', 'entries.test.cjs', 'express.test.mjs', 'koa.test.mjs'],
   },
 ];
@@ -55,7 +76,7 @@ export interface SmokeResult {
   readonly ok: boolean;
 }
 
-const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-hono', '@drops/auth-postgres'];
+const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres'];
 
 /**
  * Packs the four packages (built already) into `scratchRoot`, writes one project per

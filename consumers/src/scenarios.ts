@@ -1,7 +1,7 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-hono' | '@drops/auth-postgres';
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-hono' | '@drops/auth-nestjs' | '@drops/auth-postgres';
 
 /** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
 export interface Scenario {
@@ -17,8 +17,8 @@ export interface Scenario {
   /** Registry packages, as an app pins them. */
   readonly dependencies: Readonly<Record<string, string>>;
   readonly devDependencies: Readonly<Record<string, string>>;
-  /** `module` and `moduleResolution` of its tsconfig.json; everything else is strict and shared. */
-  readonly compilerOptions: Readonly<Record<string, string>>;
+  /** `module` and `moduleResolution` of its tsconfig.json (and e.g. decorators); everything else is strict and shared. */
+  readonly compilerOptions: Readonly<Record<string, string | boolean>>;
   /** Further resolutions it is typechecked under (no emit), e.g. a CommonJS app still on node10. */
   readonly alsoTypecheckedUnder?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Exact Node versions it also runs on, besides the one running the tests. */
@@ -27,6 +27,9 @@ export interface Scenario {
 
 const NODE16 = { module: 'node16', moduleResolution: 'node16' };
 const TYPES_NODE = { '@types/node': '^20.12.0' };
+/** What `nest new` puts in a NestJS app's tsconfig: legacy decorators with their metadata. */
+const NEST_DECORATORS = { experimentalDecorators: true, emitDecoratorMetadata: true };
+const NEST_RUNTIME = { 'reflect-metadata': '^0.2.0', rxjs: '^7.8.0' };
 
 /** The oldest Node that `engines` names: every app runs there too (vitest itself cannot). */
 const OLDEST_NODE = TESTED_NODE_VERSIONS[0]!;
@@ -90,6 +93,38 @@ export const SCENARIOS: readonly Scenario[] = [
     devDependencies: { ...TYPES_NODE },
     compilerOptions: NODE16,
     alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'nestjs-11-express',
+    title: 'NestJS 11 on platform-express, CommonJS TypeScript with experimentalDecorators (module node16)',
+    fixture: 'nestjs-app.ts',
+    packageType: 'commonjs',
+    drops: ['@drops/auth', '@drops/auth-nestjs'],
+    dependencies: { '@nestjs/common': '^11.0.0', '@nestjs/core': '^11.0.0', '@nestjs/platform-express': '^11.0.0', ...NEST_RUNTIME },
+    devDependencies: TYPES_NODE,
+    compilerOptions: { ...NODE16, ...NEST_DECORATORS },
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    // NestJS 12 is ESM only: a CommonJS app require()s it (Node 20.19 and later; TypeScript allows it under nodenext).
+    name: 'nestjs-12-express',
+    title: 'NestJS 12 on platform-express, CommonJS TypeScript with experimentalDecorators (module nodenext)',
+    fixture: 'nestjs-app.ts',
+    packageType: 'commonjs',
+    drops: ['@drops/auth', '@drops/auth-nestjs'],
+    dependencies: { '@nestjs/common': '^12.0.0', '@nestjs/core': '^12.0.0', '@nestjs/platform-express': '^12.0.0', ...NEST_RUNTIME },
+    devDependencies: TYPES_NODE,
+    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', ...NEST_DECORATORS },
+  },
+  {
+    name: 'nestjs-12-fastify',
+    title: 'NestJS 12 on platform-fastify, CommonJS TypeScript with experimentalDecorators (module nodenext)',
+    fixture: 'nestjs-app.ts',
+    packageType: 'commonjs',
+    drops: ['@drops/auth', '@drops/auth-nestjs'],
+    dependencies: { '@nestjs/common': '^12.0.0', '@nestjs/core': '^12.0.0', '@nestjs/platform-fastify': '^12.0.0', ...NEST_RUNTIME },
+    devDependencies: TYPES_NODE,
+    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', ...NEST_DECORATORS },
   },
   {
     name: 'esm-bundler',

@@ -1,0 +1,65 @@
+import type { CredentialType } from '@drops/auth';
+import { authorizationOfNodeRequest, parseAccept, requestInfoOfNodeRequest } from '@drops/auth/adapter';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { DropsAuthContext } from './drops-auth-options.js';
+import { DROPS_AUTH } from './drops-auth-token.js';
+import { clientIpOf, rawRequestOf } from './raw-http.js';
+
+/**
+ * A guard that lets a request through only with a valid API key or ID token, and sets
+ * `request.auth` to its principal (read it with `@Principal()`). Anything else is the uniform 401,
+ * the exact bytes every drops adapter sends (not Nest's `UnauthorizedException` JSON); a key store
+ * or identity provider that cannot answer is a 503 with `Retry-After`. Needs
+ * `DropsAuthModule.forRoot()` in the app.
+ *
+ * @example
+ * ```ts
+ * @Controller()
+ * class DropsController {
+ *   @Get('drops')
+ *   @UseGuards(DropsAuthGuard)
+ *   list(@Principal() principal: Principal) {
+ *     return { owner: principal.accountId };
+ *   }
+ * }
+ * ```
+ */
+@Injectable()
+export class DropsAuthGuard implements CanActivate {
+  /** The credential types this guard accepts. */
+  protected readonly accept: readonly CredentialType[] = parseAccept(undefined);
+
+  constructor(@Inject(DROPS_AUTH) private readonly context: DropsAuthContext) {}
+
+  async canActivate(execution: ExecutionContext): Promise<boolean> {
+    if (execution.getType() !== 'http') {
+      throw new TypeError(`${this.constructor.name} guards HTTP routes; this is a "${execution.getType()}" context`);
+    }
+    const request = execution.switchToHttp().getRequest<{ auth?: unknown }>();
+    const raw = rawRequestOf(request);
+    // A DropsAuthError thrown here is answered by DropsAuthErrorFilter as its exact bytes.
+    request.auth = await this.context.authenticator.authenticate(authorizationOfNodeRequest(raw), {
+      accept: this.accept,
+      request: () => requestInfoOfNodeRequest(raw, clientIpOf(request)),
+    });
+    return true;
+  }
+}
+
+/**
+ * {@link DropsAuthGuard} for routes only a signed-in person may use (account settings, anything
+ * that mints keys): an ID token only; an API key is the uniform 401.
+ *
+ * @example
+ * ```ts
+ * @Get('account')
+ * @UseGuards(DropsIdTokenGuard)
+ * account(@Principal() principal: Principal) {
+ *   return { accountId: principal.accountId };
+ * }
+ * ```
+ */
+@Injectable()
+export class DropsIdTokenGuard extends DropsAuthGuard {
+  protected override readonly accept: readonly CredentialType[] = parseAccept(['id_token']);
+}

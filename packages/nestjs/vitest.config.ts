@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'nestjs',
+    include: ['src/**/*.test.ts'],
+    setupFiles: ['reflect-metadata'],
+  },
+});
