@@ -1,4 +1,4 @@
-// The packed smoke suite: the four packages as `pnpm pack` makes them, installed with plain npm into
+// The packed smoke suite: the @drops packages as `pnpm pack` makes them, installed with plain npm into
 // scratch projects, then tested by plain node:test files (consumers/smoke/) on any Node binary. It
 // needs no test runner of ours, so it runs where vitest cannot: Node 20.12 to 20.18 (vitest 4 needs
 // 20.19). scripts/node-matrix.mjs runs it on every Node that `engines` names.
@@ -15,7 +15,7 @@ const SMOKE_DIR = fileURLToPath(new URL('../smoke/', import.meta.url));
 /** One scratch project of the smoke suite: the frameworks it installs and the test files it runs. */
 export interface SmokeProject {
   readonly name: string;
-  /** Registry packages besides the four @drops tarballs, as an app pins them. */
+  /** Registry packages besides the @drops tarballs, as an app pins them. */
   readonly dependencies: Readonly<Record<string, string>>;
   /** Files of consumers/smoke/ it runs; `'all'` for every `*.test.mjs` and `*.test.cjs`. */
   readonly tests: readonly string[] | 'all';
@@ -25,14 +25,14 @@ export interface SmokeProject {
 export const SMOKE_PROJECTS: readonly SmokeProject[] = [
   {
     name: 'current-majors',
-    dependencies: { express: '^5.1.0', koa: '^3.0.0', '@koa/router': '^15.0.0', pg: '^8.11.0', '@electric-sql/pglite': '^0.5.0' },
+    dependencies: { express: '^5.1.0', koa: '^3.0.0', '@koa/router': '^15.0.0', fastify: '^5.0.0', pg: '^8.11.0', '@electric-sql/pglite': '^0.5.0' },
     tests: 'all',
   },
   {
     // The oldest versions the adapters' peer ranges admit; the core and store tests run above.
     name: 'oldest-majors',
-    dependencies: { express: '4.17.3', koa: '2.13.4', '@koa/router': '12.0.0' },
-    tests: ['entries.test.mjs', 'entries.test.cjs', 'express.test.mjs', 'koa.test.mjs'],
+    dependencies: { express: '4.17.3', koa: '2.13.4', '@koa/router': '12.0.0', fastify: '4.26.0' },
+    tests: ['entries.test.mjs', 'entries.test.cjs', 'express.test.mjs', 'koa.test.mjs', 'fastify.test.mjs'],
   },
 ];
 
@@ -55,10 +55,10 @@ export interface SmokeResult {
   readonly ok: boolean;
 }
 
-const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-postgres'];
+const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-fastify', '@drops/auth-postgres'];
 
 /**
- * Packs the four packages (built already) into `scratchRoot`, writes one project per
+ * Packs the @drops packages (built already) into `scratchRoot`, writes one project per
  * {@link SMOKE_PROJECTS} entry with the tarballs, its frameworks and consumers/smoke/ as `test/`,
  * and runs `npm install` in each (plain npm: no workspace link, no `--legacy-peer-deps`).
  * Rejects with npm's output if an install fails.

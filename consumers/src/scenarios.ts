@@ -1,7 +1,7 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-postgres';
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-fastify' | '@drops/auth-postgres';
 
 /** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
 export interface Scenario {
@@ -77,6 +77,28 @@ export const SCENARIOS: readonly Scenario[] = [
     drops: ['@drops/auth', '@drops/auth-koa'],
     dependencies: { koa: '^2.13.0', '@koa/router': '^12.0.0' },
     devDependencies: { ...TYPES_NODE, '@types/koa': '^2.13.0', '@types/koa__router': '^12.0.0' },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'fastify-5',
+    title: 'Fastify 5, ESM TypeScript (module node16)',
+    fixture: 'fastify-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-fastify'],
+    dependencies: { fastify: '^5.0.0' },
+    devDependencies: TYPES_NODE,
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'fastify-4',
+    title: 'Fastify 4, ESM TypeScript (module node16)',
+    fixture: 'fastify-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-fastify'],
+    dependencies: { fastify: '^4.26.0' },
+    devDependencies: TYPES_NODE,
     compilerOptions: NODE16,
     alsoRunsOn: [OLDEST_NODE],
   },
