@@ -141,6 +141,38 @@ describe('keysRoutes: what the shared suite does not cover', () => {
   });
 });
 
+describe("keysRoutes: Fastify's own body parsing never answers for it", () => {
+  it("a JSON body Fastify's parser would refuse is the uniform 401 without a credential, the core's JSON 400 or 413 with one", async () => {
+    const keyStore = new MemoryKeyStore();
+    const auth = dropsAuth({
+      authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+      keys: createKeyManager({ keyStore }),
+    });
+    // A tiny app-wide body limit, and the app's own JSON parser that fails on everything.
+    const app = Fastify({ bodyLimit: 8 });
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, _body, done) => done(new Error('app parser ran'), undefined));
+    await app.register(auth.keysRoutes, { prefix: '/keys', bodyLimit: 64 });
+    const keysServer = await listen(app);
+    try {
+      const json = { 'content-type': 'application/json' };
+      const malformed = { method: 'POST', body: '{"name": ', headers: json };
+      await expectUniform401(await fetch(`${keysServer.url}/keys`, malformed));
+      const signedIn = { ...json, ...bearer(idp.mintIdToken({ sub: 'u-12' })) };
+      const bad = await fetch(`${keysServer.url}/keys`, { ...malformed, headers: signedIn });
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
+      expect((await bad.json()) as unknown).toEqual({ error: expect.stringMatching(/JSON/) as unknown });
+      const big = await fetch(`${keysServer.url}/keys`, { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(100) }), headers: signedIn });
+      expect(big.status).toBe(413);
+      const minted = await fetch(`${keysServer.url}/keys`, { method: 'POST', body: '{"name":"ci-main"}', headers: signedIn });
+      expect(minted.status).toBe(201);
+      expect(((await minted.json()) as { name: string }).name).toBe('ci-main');
+    } finally {
+      await keysServer.close();
+    }
+  });
+});
+
 describe('principalOf()', () => {
   it('throws the uniform 401 (UnauthenticatedError) when no requireAuth() ran', () => {
     expect(() => principalOf({} as never)).toThrow(UnauthenticatedError);
