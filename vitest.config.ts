@@ -10,6 +10,7 @@ export default defineConfig({
       'packages/koa/vitest.koa2-13-router12.config.ts',
       'packages/koa/vitest.koa3-router13.config.ts',
       'packages/koa/vitest.koa2-router14.config.ts',
+      'packages/fastify/vitest.fastify4.config.ts',
       'examples/*',
       'docs',
       'runtime-tests',

@@ -1,7 +1,7 @@
 // Runs the tests on each Node version `engines` names, with binaries from the npm registry, one
 // version after another (CI has two cores):
 //
-// - the core and adapter suites (vitest projects auth, postgres, express, koa, and the adapters'
+// - the core and adapter suites (vitest projects auth, postgres, express, koa, fastify, and the adapters'
 //   projects for older framework majors), on every version vitest runs on: vitest 4 (vite 8) needs
 //   Node >= 20.19, so not on 20.12;
 // - the packed smoke suite (consumers/smoke/, plain node:test) on every version, 20.12 included:
@@ -26,8 +26,8 @@ const { preparePackedSmoke, runPackedSmoke } = await tsImport('../consumers/src/
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORTS = '.tmp/node-matrix';
 const smokeOnly = process.argv.includes('--smoke-only');
-// `express (...)` and `koa (...)`: the adapters' suites again on older framework majors, if any.
-const PROJECTS = ['auth', 'postgres', 'express', 'express (*', 'koa', 'koa (*'];
+// `express (...)`, `koa (...)` and `fastify (...)`: the adapters' suites again on older framework majors, if any.
+const PROJECTS = ['auth', 'postgres', 'express', 'express (*', 'koa', 'koa (*', 'fastify', 'fastify (*'];
 
 /** vitest 4 (vite 8) needs Node 20.19 or later. */
 function vitestRunsOn(version) {
@@ -73,7 +73,7 @@ async function runVitestSuites(version, binary) {
   } catch {
     // no report: vitest did not start; its output below says why
   }
-  console.log(`node-matrix: Node ${version}: suites ${counts} (vitest: auth, postgres, express, koa; ${seconds}s)`);
+  console.log(`node-matrix: Node ${version}: suites ${counts} (vitest: auth, postgres, express, koa, fastify; ${seconds}s)`);
   if (!ok) {
     // The dot reporter's progress line says nothing; the failures follow its "Failed Tests" banner.
     const failures = output.indexOf('Failed Tests');

@@ -1,10 +1,10 @@
-// Every entry of the four packed packages, required from CommonJS (no require(esm) needed: Node
+// Every entry of the packed packages, required from CommonJS (no require(esm) needed: Node
 // 20.12 to 20.18 have none), and errors recognised across the CommonJS and ESM copies.
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
 
 describe('CommonJS: require', () => {
-  for (const entry of ['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/adapter', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres']) {
+  for (const entry of ['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/adapter', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-fastify', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres']) {
     it(entry, () => {
       assert.equal(typeof require(entry), 'object');
     });

@@ -1,4 +1,4 @@
-// Every entry of the four packed packages, imported as ESM.
+// Every entry of the packed packages, imported as ESM.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -9,6 +9,7 @@ const ENTRIES = {
   '@drops/auth/adapter': ['createKeyRoutes', 'createLeakedKeyRoutes', 'authorizationOfNodeRequest', 'writeNodeAnswer', 'answerResponse'],
   '@drops/auth-express': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-koa': ['dropsAuth', 'principalOf', 'respondWithError'],
+  '@drops/auth-fastify': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-hono': ['dropsAuth'],
   '@drops/auth-nestjs': ['DropsAuthModule', 'DropsAuthGuard', 'DropsIdTokenGuard', 'DropsAuthErrorFilter', 'Principal'],
   '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate', 'grantKeyStoreSql', 'migrationsAsSql'],

@@ -1,8 +1,9 @@
-// The four packages as a new user gets them: packed with `pnpm pack`, installed with plain npm into
+// The packages as a new user gets them: packed with `pnpm pack`, installed with plain npm into
 // scratch projects that play existing apps, typechecked under strict, and driven over HTTP.
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sendRawRequest, wireSnapshotOf } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
 import { checkKeyFlow } from '../smoke/key-flow.mjs';
@@ -82,6 +83,13 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
   const app = await startApp(await node, project.entry, project.dir);
   try {
     await checkKeyFlow({ url: app.url, idToken: app.idToken, accountId: 'acct-consumer' });
+    // Two Authorization headers, a valid ID token first (Node keeps only the first in
+    // `req.headers`), are the uniform 401 on the wire: the no-credential answer, byte for byte.
+    const reference = wireSnapshotOf(await sendRawRequest(app.url, 'GET', '/whoami'));
+    const duplicated: ReadonlyArray<readonly [string, string]> = [['Authorization', `Bearer ${app.idToken}`], ['Authorization', 'Bearer junk']];
+    for (const [method, path, body] of [['GET', '/whoami'], ['GET', '/keys'], ['POST', '/keys', '{"name": ']] as const) {
+      expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
+    }
     // A framework that drops rejected promises would have died on one of the flow's paths.
     expect(app.isRunning()).toBe(true);
     expect(app.output()).not.toMatch(/unhandled/i);

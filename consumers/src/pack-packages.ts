@@ -10,13 +10,14 @@ const TARBALL_NAMES: Readonly<Record<DropsPackage, string>> = {
   '@drops/auth': 'drops-auth-',
   '@drops/auth-express': 'drops-auth-express-',
   '@drops/auth-koa': 'drops-auth-koa-',
+  '@drops/auth-fastify': 'drops-auth-fastify-',
   '@drops/auth-hono': 'drops-auth-hono-',
   '@drops/auth-nestjs': 'drops-auth-nestjs-',
   '@drops/auth-postgres': 'drops-auth-postgres-',
 };
 
 /**
- * Packs the four published packages (already built) with `pnpm pack`, as a release would: pnpm
+ * Packs the published packages (already built) with `pnpm pack`, as a release would: pnpm
  * rewrites their `workspace:^` ranges to the version. Returns each package's tarball path.
  *
  * @example

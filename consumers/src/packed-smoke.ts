@@ -1,4 +1,4 @@
-// The packed smoke suite: the four packages as `pnpm pack` makes them, installed with plain npm into
+// The packed smoke suite: the @drops packages as `pnpm pack` makes them, installed with plain npm into
 // scratch projects, then tested by plain node:test files (consumers/smoke/) on any Node binary. It
 // needs no test runner of ours, so it runs where vitest cannot: Node 20.12 to 20.18 (vitest 4 needs
 // 20.19). scripts/node-matrix.mjs runs it on every Node that `engines` names.
@@ -15,7 +15,7 @@ const SMOKE_DIR = fileURLToPath(new URL('../smoke/', import.meta.url));
 /** One scratch project of the smoke suite: the frameworks it installs and the test files it runs. */
 export interface SmokeProject {
   readonly name: string;
-  /** Registry packages besides the four @drops tarballs, as an app pins them. */
+  /** Registry packages besides the @drops tarballs, as an app pins them. */
   readonly dependencies: Readonly<Record<string, string>>;
   /** Files of consumers/smoke/ it runs; `'all'` for every `*.test.mjs` and `*.test.cjs`. */
   readonly tests: readonly string[] | 'all';
@@ -29,6 +29,7 @@ export const SMOKE_PROJECTS: readonly SmokeProject[] = [
       express: '^5.1.0',
       koa: '^3.0.0',
       '@koa/router': '^15.0.0',
+      fastify: '^5.0.0',
       hono: '^4.0.0',
       '@hono/node-server': '^2.0.0',
       // NestJS 11: CommonJS, so `require('@drops/auth-nestjs')` works on Node 20.12 (12 is ESM only).
@@ -48,12 +49,13 @@ export const SMOKE_PROJECTS: readonly SmokeProject[] = [
       express: '4.17.3',
       koa: '2.13.4',
       '@koa/router': '12.0.0',
+      fastify: '4.26.0',
       '@nestjs/common': '10.0.0',
       '@nestjs/core': '10.0.0',
       'reflect-metadata': '^0.1.13',
       rxjs: '^7.8.0',
     },
-    tests: ['entries.test.mjs', 'entries.test.cjs', 'express.test.mjs', 'koa.test.mjs'],
+    tests: ['entries.test.mjs', 'entries.test.cjs', 'express.test.mjs', 'koa.test.mjs', 'fastify.test.mjs'],
   },
 ];
 
@@ -76,10 +78,10 @@ export interface SmokeResult {
   readonly ok: boolean;
 }
 
-const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres'];
+const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-fastify', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres'];
 
 /**
- * Packs the four packages (built already) into `scratchRoot`, writes one project per
+ * Packs the @drops packages (built already) into `scratchRoot`, writes one project per
  * {@link SMOKE_PROJECTS} entry with the tarballs, its frameworks and consumers/smoke/ as `test/`,
  * and runs `npm install` in each (plain npm: no workspace link, no `--legacy-peer-deps`).
  * Rejects with npm's output if an install fails.

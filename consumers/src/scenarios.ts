@@ -1,7 +1,7 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-hono' | '@drops/auth-nestjs' | '@drops/auth-postgres';
+export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-fastify' | '@drops/auth-hono' | '@drops/auth-nestjs' | '@drops/auth-postgres';
 
 /** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
 export interface Scenario {
@@ -84,6 +84,17 @@ export const SCENARIOS: readonly Scenario[] = [
     alsoRunsOn: [OLDEST_NODE],
   },
   {
+    name: 'fastify-5',
+    title: 'Fastify 5, ESM TypeScript (module node16)',
+    fixture: 'fastify-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-fastify'],
+    dependencies: { fastify: '^5.0.0' },
+    devDependencies: TYPES_NODE,
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
     name: 'hono-4',
     title: 'Hono 4 on Node (@hono/node-server), ESM TypeScript (module node16)',
     fixture: 'hono-app.ts',
@@ -91,6 +102,17 @@ export const SCENARIOS: readonly Scenario[] = [
     drops: ['@drops/auth', '@drops/auth-hono'],
     dependencies: { hono: '^4.0.0', '@hono/node-server': '^2.0.0' },
     devDependencies: { ...TYPES_NODE },
+    compilerOptions: NODE16,
+    alsoRunsOn: [OLDEST_NODE],
+  },
+  {
+    name: 'fastify-4',
+    title: 'Fastify 4, ESM TypeScript (module node16)',
+    fixture: 'fastify-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-fastify'],
+    dependencies: { fastify: '^4.26.0' },
+    devDependencies: TYPES_NODE,
     compilerOptions: NODE16,
     alsoRunsOn: [OLDEST_NODE],
   },

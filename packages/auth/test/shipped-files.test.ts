@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const packagesDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PACKAGES = ['auth', 'postgres', 'express', 'koa', 'hono', 'nestjs'];
+const PACKAGES = ['auth', 'postgres', 'express', 'koa', 'fastify', 'hono', 'nestjs'];
 const REPOSITORY = 'https://github.com/drops-dev/drops-auth';
 
 function filesUnder(dir: string): string[] {

@@ -1,0 +1,3 @@
+import { fastifyProject } from './vitest.majors.js';
+
+export default fastifyProject('fastify');
