@@ -44,10 +44,9 @@ export interface InProcessRateLimitStoreOptions {
  *
  * @example
  * ```ts
- * import { createKeyManager, inProcessRateLimitStore } from '@drops/auth';
- * import { InMemoryKeyStore } from '@drops/auth/testing';
+ * import { createKeyManager, inProcessRateLimitStore, MemoryKeyStore } from '@drops/auth';
  *
- * const keys = createKeyManager({ keyStore: new InMemoryKeyStore(), rateLimitStore: inProcessRateLimitStore() });
+ * const keys = createKeyManager({ keyStore: new MemoryKeyStore(), rateLimitStore: inProcessRateLimitStore() });
  * ```
  */
 export function inProcessRateLimitStore(options: InProcessRateLimitStoreOptions = {}): RateLimitStore {
