@@ -12,6 +12,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyStoreMigrations } from '../key-store-migrations.js';
 import { openPostgresKeyStore } from '../open-key-store.js';
+import { openPostgres } from '../open-postgres.js';
+import { PostgresRateLimitStore } from '../postgres-rate-limit-store.js';
 import { ADMIN_URL, freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -145,6 +147,16 @@ describe('drops-auth-postgres', () => {
       expect(await store.revoke('acct_role', key.id, { at: new Date() })).toBe(true);
       expect(await peer.findActive(key.id)).toBeNull();
       expect((await peer.listEvents('acct_role', { limit: 5 })).events.map((e) => e.type)).toEqual(['revoked', 'minted']);
+      // The shared rate limits, as that role: counted, and refused past the limit.
+      const limits = await openPostgres({ connectionString: asRole.toString() });
+      try {
+        const rateLimits = new PostgresRateLimitStore({ db: limits });
+        const limit = { max: 1, windowMs: 60_000 };
+        expect(await rateLimits.take('mint', 'acct_role', limit)).toBe(0);
+        expect(await rateLimits.take('mint', 'acct_role', limit)).toBeGreaterThan(0);
+      } finally {
+        await limits.close();
+      }
     } finally {
       await Promise.all([store.close(), peer.close()]);
     }
