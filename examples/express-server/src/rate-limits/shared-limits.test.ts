@@ -21,7 +21,9 @@ const instances = useTwoInstances({
 const from = (address: string): Record<string, string> => ({ 'x-forwarded-for': address });
 
 /** What a client sees of an answer: status, the headers that matter, the body's bytes. */
-async function wire(res: Response): Promise<{ status: number; contentType: string | null; retryAfter: boolean; body: string }> {
+type Wire = { status: number; contentType: string | null; retryAfter: boolean; body: string };
+
+async function wire(res: Response): Promise<Wire> {
   return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: /^\d+$/.test(res.headers.get('retry-after') ?? ''), body: await res.text() };
 }
 
@@ -30,7 +32,7 @@ describe('limits shared by two instances on one PostgreSQL', () => {
     const { a, b, idp } = instances();
     const mint = (server: TestServer) =>
       server.fetch('/keys', { method: 'POST', headers: { ...bearer(idp.mintIdToken({ sub: 'mint-limited' })), ...from('198.51.100.10') } });
-    const statuses = [];
+    const statuses: number[] = [];
     for (const server of [a, b, a, b, a]) statuses.push((await mint(server)).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
     for (const server of [b, a]) {
@@ -50,7 +52,7 @@ describe('limits shared by two instances on one PostgreSQL', () => {
         headers: { 'content-type': 'application/json', ...from(address) },
         body: JSON.stringify({ credentials: [generateApiKey().secret] }),
       });
-    const statuses = [];
+    const statuses: number[] = [];
     for (const server of [a, b, b, a]) statuses.push((await revoke(server, '198.51.100.20')).status);
     expect(statuses).toEqual([202, 202, 202, 202]);
     for (const server of [a, b]) expect(await wire(await revoke(server, '198.51.100.20'))).toMatchObject({ status: 429, retryAfter: true });
@@ -61,7 +63,7 @@ describe('limits shared by two instances on one PostgreSQL', () => {
     const { a, b } = instances();
     const deploy = (server: TestServer, address: string) =>
       server.fetch('/deploy', { method: 'POST', headers: { 'content-type': 'text/plain', ...from(address) }, body: 'hello' });
-    const statuses = [];
+    const statuses: number[] = [];
     for (const server of [b, a, b]) statuses.push((await deploy(server, '198.51.100.30')).status);
     expect(statuses).toEqual([201, 201, 201]);
     for (const server of [a, b]) {
@@ -81,8 +83,8 @@ describe('limits shared by two instances on one PostgreSQL', () => {
     const whoami = (server: TestServer, key: string, address: string) => server.fetch('/whoami', { headers: { ...bearer(key), ...from(address) } });
 
     // One address fails with unknown keys, another with the revoked one: the same count for both.
-    const unknownAnswers = [];
-    const revokedAnswers = [];
+    const unknownAnswers: Wire[] = [];
+    const revokedAnswers: Wire[] = [];
     for (const server of [a, b, a, b]) {
       unknownAnswers.push(await wire(await whoami(server, generateApiKey().secret, '198.51.100.40')));
       revokedAnswers.push(await wire(await whoami(server, revoked.apiKey, '198.51.100.41')));
