@@ -1,4 +1,4 @@
-import type { Authenticator, KeyManager, LeakedKeysOptions } from '@drops/auth';
+import type { Authenticator, KeyManager, LeakedKeysOptions, RateLimitStore } from '@drops/auth';
 import type { DropsAuthExpress } from '@drops/auth-express';
 import type { Queryable } from '@drops/auth-postgres';
 import type { Logger } from 'pino';
@@ -50,10 +50,17 @@ export interface AppDeps {
    * `secretScanningKeysUrl`, `revokeByValueLimit`): for tests that bring their own.
    */
   readonly leakedKeys?: LeakedKeysOptions;
+  /**
+   * Where the app's limits per client address are counted (anonymous deploys, revokes by value,
+   * secret scanning alerts): on PostgreSQL a `PostgresRateLimitStore`, shared by every instance.
+   * Default: `inProcessRateLimitStore({ clock })`.
+   */
+  readonly rateLimitStore?: RateLimitStore;
 }
 
 /** What route factories receive: the deps, the repositories and the bound drops-auth middleware. */
 export interface RouteContext extends AppDeps {
+  readonly rateLimitStore: RateLimitStore;
   readonly auth: DropsAuthExpress;
   readonly drops: DropsRepository;
   readonly vanity: VanityRepository;

@@ -1,3 +1,4 @@
+import { inProcessRateLimitStore } from '@drops/auth';
 import { dropsAuth } from '@drops/auth-express';
 import express, { type Express } from 'express';
 import type { AppDeps, RouteContext } from './app-deps.js';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   const db = guardAvailability(deps.db);
   const ctx: RouteContext = {
     ...deps,
+    rateLimitStore: deps.rateLimitStore ?? inProcessRateLimitStore({ clock: deps.clock }),
     db,
     auth,
     drops: new DropsRepository(db),

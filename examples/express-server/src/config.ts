@@ -75,6 +75,12 @@ export interface Config {
   /** `POST /credentials/revoke` per client address per window (`REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS`). */
   readonly revokeByValueLimit: number;
   readonly revokeByValueWindowMs: number;
+  /**
+   * Failed authentications per client address per window (`AUTH_FAILURE_LIMIT`,
+   * `AUTH_FAILURE_WINDOW_SECONDS`); past it, a 429 for every credential from that address until the
+   * window ends. `null` (the default): no limit.
+   */
+  readonly authFailureLimit: { readonly max: number; readonly windowMs: number } | null;
 }
 
 /** Longest `MINT_MAX_AUTH_AGE_SECONDS`: a year. */
@@ -129,6 +135,8 @@ const envSchema = z.object({
   MINT_RATE_WINDOW_SECONDS: optional(integer(1, 86_400 * 30)),
   REVOKE_BY_VALUE_LIMIT: optional(integer(1, 1_000_000)),
   REVOKE_BY_VALUE_WINDOW_SECONDS: optional(integer(1, 86_400)),
+  AUTH_FAILURE_LIMIT: optional(integer(1, 1_000_000)),
+  AUTH_FAILURE_WINDOW_SECONDS: optional(integer(1, 86_400)),
   TRUST_PROXY: optional(z.string().transform((v, ctx) => trustProxyOf(v, ctx))),
   IPV6_PREFIX_LENGTH: optional(integer(1, 128)),
   HEADERS_TIMEOUT_SECONDS: optional(integer(1, 600)),
@@ -220,6 +228,11 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
  * | `MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS` | `60` per `3600` s per account |
  * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
+ * | `ANON_DEPLOY_LIMIT`, `ANON_DEPLOY_WINDOW_SECONDS` | `10` per `60` s per client address |
+ * | `AUTH_FAILURE_LIMIT`, `AUTH_FAILURE_WINDOW_SECONDS` | off; `300` s when only the limit is set: failed authentications per client address, then a 429 |
+ *
+ * On PostgreSQL (`DATABASE_URL`) every limit above is counted in the database, shared by every
+ * instance on it; on PGlite, in the process.
  * | `DROPS_ORIGIN` | drops served sandboxed on the API origin (set it in production) |
  * | `TRUST_PROXY` | off; a hop count or proxy addresses/subnets (`true` refused) |
  * | `IPV6_PREFIX_LENGTH` | `64`: IPv6 clients counted per /64 |
@@ -289,6 +302,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     problems.push((error as Error).message);
   }
 
+  if (e.AUTH_FAILURE_WINDOW_SECONDS !== undefined && e.AUTH_FAILURE_LIMIT === undefined) {
+    problems.push('AUTH_FAILURE_WINDOW_SECONDS: set AUTH_FAILURE_LIMIT too (the failed-authentication limit is off without it)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT ?? 8787,
@@ -327,5 +343,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     mintRateLimit: { max: e.MINT_RATE_LIMIT ?? 60, windowMs: (e.MINT_RATE_WINDOW_SECONDS ?? 3600) * 1000 },
     revokeByValueLimit: e.REVOKE_BY_VALUE_LIMIT ?? 60,
     revokeByValueWindowMs: (e.REVOKE_BY_VALUE_WINDOW_SECONDS ?? 3600) * 1000,
+    authFailureLimit:
+      e.AUTH_FAILURE_LIMIT === undefined ? null : { max: e.AUTH_FAILURE_LIMIT, windowMs: (e.AUTH_FAILURE_WINDOW_SECONDS ?? 300) * 1000 },
   };
 }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator, createKeyManager } from '@drops/auth';
-import { PostgresKeyStore, type Queryable } from '@drops/auth-postgres';
+import { createAuthenticator, createKeyManager, inProcessRateLimitStore } from '@drops/auth';
+import { PostgresKeyStore, PostgresRateLimitStore, type Queryable } from '@drops/auth-postgres';
+import { limitAuthFailures } from './rate-limits/auth-failure-limit.js';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Lifecycle } from './app-deps.js';
@@ -59,12 +60,22 @@ export async function startServer(config: Config, options: StartOptions): Promis
       logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance');
     },
   });
+  // Every limit (mints, revokes by value, anonymous deploys, failed authentications) in one store:
+  // on PostgreSQL the database, so instances behind one load balancer share each count; PGlite is
+  // one process, which counts alone.
+  const rateLimitStore = config.database.kind === 'postgres' ? new PostgresRateLimitStore({ db }) : inProcessRateLimitStore({ clock });
+  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, resolveAccount: identity.resolveAccount, clock });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
     config,
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, resolveAccount: identity.resolveAccount, clock }),
+    authenticator:
+      config.authFailureLimit === null
+        ? authenticator
+        : limitAuthFailures(authenticator, { store: rateLimitStore, limit: config.authFailureLimit, ipv6PrefixLength: config.ipv6PrefixLength, clock }),
+    rateLimitStore,
     keys: createKeyManager({
       keyStore,
+      rateLimitStore,
       clock,
       maxKeysPerAccount: config.maxKeysPerAccount,
       mintRateLimit: config.mintRateLimit,

@@ -8,6 +8,7 @@ export * from './secret-scanning/index.js';
 export * from './leaked-keys/index.js';
 export type { KeyRoutesOptions } from './key-routes/key-routes-options.js';
 export type { RateLimit } from './rate-limit/rate-limiter.js';
+export { inProcessRateLimitStore, type InProcessRateLimitStoreOptions, type RateLimitStore } from './rate-limit/rate-limit-store.js';
 export { clientSubjectOf, DEFAULT_IPV6_PREFIX_LENGTH } from './rate-limit/client-subject.js';
 export * from './fetch/index.js';
 export { systemClock, type Clock } from './clock.js';

@@ -38,6 +38,12 @@ export const KEY_EVENTS_TABLE = 'drops_auth_key_events';
  * (migration 6): a row until its revocation is done, so none is lost to a crash. @internal
  */
 export const PENDING_REVOCATIONS_TABLE = 'drops_auth_pending_revocations';
+/**
+ * Rate limit counts shared by every instance on one database (migration 8): the table
+ * `PostgresRateLimitStore` counts in, through rate-limiter-flexible's `RateLimiterPostgres`
+ * (its own schema, created here so the runtime role needs no CREATE right). @internal
+ */
+export const RATE_LIMITS_TABLE = 'drops_auth_rate_limits';
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
 /** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
@@ -359,6 +365,21 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         user_agent text,
         url text
       );
+    `,
+  },
+  {
+    version: 8,
+    name: 'rate limit counts shared by every instance',
+    // rate-limiter-flexible's RateLimiterPostgres schema (key = '<scope>:<subject>', expire in ms
+    // since the epoch), made here so the library never runs DDL (tableCreated: true). The index
+    // serves its sweep of rows expired an hour ago.
+    sql: `
+      create table ${RATE_LIMITS_TABLE} (
+        key varchar(255) primary key,
+        points integer not null default 0,
+        expire bigint
+      );
+      create index ${RATE_LIMITS_TABLE}_expire on ${RATE_LIMITS_TABLE} (expire);
     `,
   },
 ]);

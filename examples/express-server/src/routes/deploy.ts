@@ -44,7 +44,7 @@ export function deployRoutes(ctx: RouteContext): Router {
 
   router
     .route('/')
-    .post(refuseAnonymousName, anonymousDeployLimiter(config), ...rawContent(config.maxBodyBytes), async (req, res) => {
+    .post(refuseAnonymousName, anonymousDeployLimiter(ctx), ...rawContent(config.maxBodyBytes), async (req, res) => {
       const slug = nameParam(req.query['name']);
       const contentType = contentTypeOf(req.get('content-type'));
       if (contentType === null) throw badRequest('content-type is not a valid media type');

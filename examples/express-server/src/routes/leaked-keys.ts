@@ -18,6 +18,7 @@ export function leakedKeysRoutes(ctx: RouteContext): Router {
       githubSecretScanning: createGitHubSecretScanning({ keysUrl: config.secretScanningKeysUrl, clock }),
       revokeRateLimit: { max: config.revokeByValueLimit, windowMs: config.revokeByValueWindowMs },
       secretScanningRateLimit: { max: config.secretScanningLimit, windowMs: config.secretScanningWindowMs },
+      rateLimitStore: ctx.rateLimitStore,
       ipv6PrefixLength: config.ipv6PrefixLength,
       clock,
     },

@@ -12,10 +12,10 @@ export interface TwoInstances {
 }
 
 /**
- * Starts two instances for the enclosing `describe`, together on an empty database (so their
+ * Starts two instances for the enclosing `describe` (with `env` over the test defaults), together on an empty database (so their
  * migrations race, as several instances starting at once do), and stops them after.
  */
-export function useTwoInstances(): () => TwoInstances {
+export function useTwoInstances(env: Record<string, string> = {}): () => TwoInstances {
   let running: TwoInstances | undefined;
   let idp: LocalIdentityProvider | undefined;
   let db: TestDatabase | undefined;
@@ -23,7 +23,7 @@ export function useTwoInstances(): () => TwoInstances {
   beforeAll(async () => {
     idp = await LocalIdentityProvider.start();
     db = await createTestDatabase();
-    const options = { backend: 'postgres', databaseUrl: db.url, idp } as const;
+    const options = { backend: 'postgres', databaseUrl: db.url, idp, env } as const;
     const [a, b] = await Promise.all([startTestServer(options), startTestServer(options)]);
     servers.push(a, b);
     running = { a, b, db, idp };

@@ -1,7 +1,10 @@
 import { DropsAuthError, ERROR_BRAND } from './drops-auth-error.js';
 
-/** Which dependency failed (`secret_scanning_keys`: GitHub's list of secret scanning signing keys). */
-export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver' | 'secret_scanning_keys';
+/**
+ * Which dependency failed (`secret_scanning_keys`: GitHub's list of secret scanning signing keys;
+ * `rate_limit_store`: the `RateLimitStore` a limit is counted in).
+ */
+export type UnavailableDependency = 'key_store' | 'identity_provider' | 'account_resolver' | 'secret_scanning_keys' | 'rate_limit_store';
 
 /**
  * A dependency (the key store or the identity provider) could not answer. Answers 503 with

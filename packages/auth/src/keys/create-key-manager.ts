@@ -18,7 +18,8 @@ import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
-import { RateLimiter, rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
+import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
+import { inProcessRateLimitStore, isRateLimitStore, takeOrUnavailable, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
@@ -29,6 +30,9 @@ export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
 
 /** Default `mintRateLimit`: 60 mints at once per account, refilled at 60 an hour. */
 export const DEFAULT_MINT_RATE_LIMIT = { max: 60, windowMs: 3_600_000 } as const;
+
+/** The scope mints are counted in, in a {@link RateLimitStore}. */
+const MINT_RATE_LIMIT_SCOPE = 'mint';
 
 /** How often one account may mint: up to `max` at once, refilled at `max` per `windowMs`. */
 export type MintRateLimit = RateLimit;
@@ -47,11 +51,17 @@ export interface KeyManagerOptions {
    */
   maxKeysPerAccount?: number;
   /**
-   * How often one account may mint, in this process (an in-memory limiter: with several server
-   * instances each counts its own mints). Over it, `RateLimitedError` (429 with `Retry-After`).
-   * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
+   * How often one account may mint, counted in `rateLimitStore` (scope `'mint'`). Over it,
+   * `RateLimitedError` (429 with `Retry-After`); a store that cannot answer, `UnavailableError`
+   * (503). `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
    */
   mintRateLimit?: MintRateLimit | false;
+  /**
+   * Where `mintRateLimit` is counted. Default `inProcessRateLimitStore({ clock })`: in this
+   * process, so with several server instances each counts its own mints; give every instance a
+   * `PostgresRateLimitStore` (`@drops/auth-postgres`) on one database to count them together.
+   */
+  rateLimitStore?: RateLimitStore;
   /**
    * When set, minting needs an ID token whose `auth_time` is at most this many seconds old (by
    * `clock`): a token without `auth_time`, or from an older sign-in, gets the uniform 401 (reason
@@ -124,6 +134,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     random: z.optional(z.custom<RandomSource>((v) => typeof v === 'function', { error: 'expected a function' })),
     maxKeysPerAccount: z.optional(z.int().check(z.positive())),
     mintRateLimit: z.optional(rateLimitOptionSchema()),
+    rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
   }),
 );
@@ -193,7 +204,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const random = options.random;
   const maxKeys = options.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
-  const limiter = rateLimit === false ? null : new RateLimiter(rateLimit);
+  const limits = options.rateLimitStore ?? inProcessRateLimitStore({ clock });
   const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
   const revokeIdsObserved = (ids: readonly string[], at: Date, event: KeyEventContext): Promise<Map<string, RevokeManyStatus>> =>
     observeRevocationsByValue((report) => guard('revokeMany', () => revokeIds(keyStore, ids, { at, event, report })));
@@ -209,7 +220,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const now = clock();
       if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
       const name = parseMintOptions(mintOptions);
-      const waitMs = limiter?.take(principal.accountId, now) ?? 0;
+      const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
       if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
       const key = generateApiKey(random);
       const createdAt = new Date(now);

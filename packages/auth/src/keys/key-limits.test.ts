@@ -3,6 +3,8 @@ import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { KeyLimitError } from '../errors/key-limit-error.js';
 import { RateLimitedError } from '../errors/rate-limited-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import { inProcessRateLimitStore, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager, type KeyManagerOptions } from './create-key-manager.js';
 
@@ -98,6 +100,36 @@ describe('mintRateLimit', () => {
     await expect(keys.mint(alice)).resolves.toBeDefined();
   });
 
+  it('counts in the rateLimitStore given, scope "mint" per account, one store shared by two managers', async () => {
+    const keyStore = new MemoryKeyStore();
+    const taken: string[] = [];
+    const shared = inProcessRateLimitStore();
+    const rateLimitStore: RateLimitStore = {
+      take: (scope, subject, limit) => {
+        taken.push(`${scope}:${subject}`);
+        return shared.take(scope, subject, limit);
+      },
+    };
+    const a = setup({ keyStore, rateLimitStore, mintRateLimit: { max: 3, windowMs: 60_000 } }).keys;
+    const b = setup({ keyStore, rateLimitStore, mintRateLimit: { max: 3, windowMs: 60_000 } }).keys;
+    await a.mint(alice);
+    await b.mint(alice);
+    await a.mint(alice);
+    expect(await failure(b.mint(alice))).toBeInstanceOf(RateLimitedError);
+    await expect(b.mint(bob)).resolves.toBeDefined();
+    expect(taken).toEqual(['mint:acct_alice', 'mint:acct_alice', 'mint:acct_alice', 'mint:acct_alice', 'mint:acct_bob']);
+    expect(await keyStore.listByAccount('acct_alice')).toHaveLength(3);
+  });
+
+  it('answers 503 with Retry-After, and mints nothing, when the rateLimitStore cannot answer', async () => {
+    const rateLimitStore: RateLimitStore = { take: () => Promise.reject(new Error('connection refused')) };
+    const { keys, keyStore } = setup({ rateLimitStore });
+    const error = await failure(keys.mint(alice));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect([error.status, (error as UnavailableError).dependency, error.headers['retry-after']]).toEqual([503, 'rate_limit_store', '5']);
+    expect(await keyStore.listByAccount('acct_alice')).toHaveLength(0);
+  });
+
   it('can be turned off', async () => {
     const { keys } = setup({ mintRateLimit: false });
     for (let i = 0; i < 100; i++) await keys.mint(alice);
@@ -113,6 +145,7 @@ describe('mintRateLimit', () => {
       { mintRateLimit: { max: 1 } },
       { mintRateLimit: { max: 1, windowMs: 1000, burst: 2 } },
       { mintRateLimit: true },
+      { rateLimitStore: {} },
     ]) {
       expect(() => createKeyManager({ keyStore, ...(bad as object) }), JSON.stringify(bad)).toThrow(TypeError);
     }

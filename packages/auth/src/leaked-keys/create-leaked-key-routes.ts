@@ -3,7 +3,7 @@ import { RateLimitedError } from '../errors/rate-limited-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import { clientSubjectOf } from '../rate-limit/client-subject.js';
-import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { takeOrUnavailable } from '../rate-limit/rate-limit-store.js';
 import { revokeGitHubMatches } from '../secret-scanning/github-secret-scanning-feedback.js';
 import { readSignatureHeaders } from '../secret-scanning/signature-headers.js';
 import { parseLeakedKeysOptions, type LeakedKeysOptions } from './leaked-keys-options.js';
@@ -13,6 +13,10 @@ import { jsonAnswer, type RouteAnswer } from './route-answer.js';
 /** The paths of the leaked-key routes, under wherever they are mounted. */
 export const REVOKE_CREDENTIALS_PATH = '/credentials/revoke';
 export const GITHUB_SECRET_SCANNING_PATH = '/secret-scanning/github';
+
+/** The scopes the leaked-key routes count in, in a `RateLimitStore` (per client address). */
+const REVOKE_BY_VALUE_RATE_LIMIT_SCOPE = 'revoke_by_value';
+const SECRET_SCANNING_RATE_LIMIT_SCOPE = 'secret_scanning';
 
 /**
  * The one answer of `POST /credentials/revoke`, whatever was revoked: the same bytes whether or
@@ -57,8 +61,7 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
     throw new TypeError(`${where}: keys must come from createKeyManager()`);
   }
   const o = parseLeakedKeysOptions(options, where);
-  const limiter = o.revokeRateLimit === null ? null : new RateLimiter(o.revokeRateLimit);
-  const alertLimiter = o.secretScanningRateLimit === null ? null : new RateLimiter(o.secretScanningRateLimit);
+  const { revokeRateLimit, secretScanningRateLimit, rateLimitStore } = o;
   const secretScanning = o.githubSecretScanning;
   // Per client address, IPv6 per network: one client holds a whole /64.
   const subjectOf = (request: LeakedKeyRequest): string => clientSubjectOf(request.info.ip ?? '', o.ipv6PrefixLength);
@@ -69,7 +72,8 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
   return {
     async revokeCredentials(request) {
       // Counted before the body is read: a flood of bad bodies is limited like good ones.
-      const waitMs = limiter?.take(subjectOf(request), o.clock()) ?? 0;
+      const waitMs =
+        revokeRateLimit === null ? 0 : await takeOrUnavailable(rateLimitStore, REVOKE_BY_VALUE_RATE_LIMIT_SCOPE, subjectOf(request), revokeRateLimit);
       if (waitMs > 0) throw new RateLimitedError('too many revocation requests from this address: try again later', waitMs / 1000);
       const body = await request.readJson(o.revokeBodyLimit, REVOKE_CREDENTIALS_EXAMPLE);
       // Recorded, then revoked in the background: the answer's time is the same whether a value
@@ -83,7 +87,10 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
         : async (request) => {
             // No credential here: counted, and the signature headers' shape checked (the 401 the
             // verifier would give), before a byte of the body is read.
-            const waitMs = alertLimiter?.take(subjectOf(request), o.clock()) ?? 0;
+            const waitMs =
+              secretScanningRateLimit === null
+                ? 0
+                : await takeOrUnavailable(rateLimitStore, SECRET_SCANNING_RATE_LIMIT_SCOPE, subjectOf(request), secretScanningRateLimit);
             if (waitMs > 0) throw new RateLimitedError('too many secret scanning alerts from this address: try again later', waitMs / 1000);
             readSignatureHeaders(request.headers);
             const body = await request.readBytes(o.secretScanningBodyLimit);

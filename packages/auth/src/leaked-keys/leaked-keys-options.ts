@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { lazySchema, parseOptions } from '../options/parse-options.js';
 import { DEFAULT_IPV6_PREFIX_LENGTH } from '../rate-limit/client-subject.js';
 import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
+import { inProcessRateLimitStore, isRateLimitStore, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { createGitHubSecretScanning, type GitHubSecretScanning } from '../secret-scanning/create-github-secret-scanning.js';
 
 /** Default `revokeRateLimit`: 60 `POST /credentials/revoke` at once per client address, refilled at 60 an hour. */
@@ -29,9 +30,9 @@ export interface LeakedKeysOptions {
    */
   githubSecretScanning?: GitHubSecretScanning | false;
   /**
-   * How often one client address may call `POST /credentials/revoke`, in this process (an
-   * in-memory limiter: each server instance counts its own). Over it, a 429 with `Retry-After`.
-   * `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
+   * How often one client address may call `POST /credentials/revoke`, counted in `rateLimitStore`
+   * (scope `'revoke_by_value'`). Over it, a 429 with `Retry-After`; a store that cannot answer, a
+   * 503. `false` turns it off. Default `{ max: 60, windowMs: 3_600_000 }`: 60 at once, then one a minute.
    */
   revokeRateLimit?: RateLimit | false;
   /**
@@ -40,13 +41,19 @@ export interface LeakedKeysOptions {
    * Default `{ max: 600, windowMs: 60_000 }`.
    */
   secretScanningRateLimit?: RateLimit | false;
+  /**
+   * Where the two limits above are counted (scopes `'revoke_by_value'` and `'secret_scanning'`).
+   * Default `inProcessRateLimitStore({ clock })`: in this process, so each server instance counts
+   * alone; a `PostgresRateLimitStore` (`@drops/auth-postgres`) shared by every instance counts together.
+   */
+  rateLimitStore?: RateLimitStore;
   /** IPv6 clients share one rate limit per network of this many bits (1 to 128). Default 64. */
   ipv6PrefixLength?: number;
   /** Largest `POST /credentials/revoke` body, in bytes; over it a 413. Default 131 072. */
   revokeBodyLimit?: number;
   /** Largest `POST /secret-scanning/github` body, in bytes; over it a 413. Default 1 048 576. */
   secretScanningBodyLimit?: number;
-  /** The clock of the rate limiter. Default `Date.now`. */
+  /** The clock of the default rate limit store. Default `Date.now`. */
   clock?: Clock;
 }
 
@@ -55,6 +62,7 @@ export interface ResolvedLeakedKeysOptions {
   readonly githubSecretScanning: GitHubSecretScanning | null;
   readonly revokeRateLimit: RateLimit | null;
   readonly secretScanningRateLimit: RateLimit | null;
+  readonly rateLimitStore: RateLimitStore;
   readonly ipv6PrefixLength: number;
   readonly revokeBodyLimit: number;
   readonly secretScanningBodyLimit: number;
@@ -74,6 +82,7 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     ),
     revokeRateLimit: z.optional(rateLimitOptionSchema()),
     secretScanningRateLimit: z.optional(rateLimitOptionSchema()),
+    rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     ipv6PrefixLength: z.optional(z.int().check(z.minimum(1), z.maximum(128))),
     revokeBodyLimit: bytes,
     secretScanningBodyLimit: bytes,
@@ -92,6 +101,7 @@ export function parseLeakedKeysOptions(options: unknown, where: string): Resolve
     revokeRateLimit: o.revokeRateLimit === false ? null : (o.revokeRateLimit ?? DEFAULT_REVOKE_RATE_LIMIT),
     secretScanningRateLimit:
       o.secretScanningRateLimit === false ? null : (o.secretScanningRateLimit ?? DEFAULT_SECRET_SCANNING_RATE_LIMIT),
+    rateLimitStore: o.rateLimitStore ?? inProcessRateLimitStore({ clock: o.clock ?? systemClock }),
     ipv6PrefixLength: o.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH,
     revokeBodyLimit: o.revokeBodyLimit ?? DEFAULT_REVOKE_BODY_LIMIT,
     secretScanningBodyLimit: o.secretScanningBodyLimit ?? DEFAULT_SECRET_SCANNING_BODY_LIMIT,

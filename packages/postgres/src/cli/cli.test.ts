@@ -12,10 +12,15 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyStoreMigrations } from '../key-store-migrations.js';
 import { openPostgresKeyStore } from '../open-key-store.js';
+import { openPostgres } from '../open-postgres.js';
+import { PostgresRateLimitStore } from '../postgres-rate-limit-store.js';
 import { ADMIN_URL, freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const LATEST = keyStoreMigrations.length;
+/** The newest migration's version (versions may skip a number while work lands in parallel). */
+const LATEST_VERSION = Math.max(...keyStoreMigrations.map((m) => m.version));
+const PREVIOUS_VERSION = Math.max(...keyStoreMigrations.map((m) => m.version).filter((v) => v < LATEST_VERSION));
 const databases: FreshDatabase[] = [];
 const roles: string[] = [];
 
@@ -104,11 +109,11 @@ describe('drops-auth-postgres', () => {
   });
 
   it('sql --from N prints only the migrations from N, still recorded', async () => {
-    const { stdout, code } = await bin(['sql', '--from', String(LATEST)]);
+    const { stdout, code } = await bin(['sql', '--from', String(LATEST_VERSION)]);
     expect(code).toBe(0);
-    expect(stdout).toContain(`-- drops_auth_keys: migrations ${LATEST}\n`);
-    expect(stdout).toContain(`values ('drops_auth_keys', ${LATEST}, `);
-    expect(stdout).not.toContain(`values ('drops_auth_keys', ${LATEST - 1}, `);
+    expect(stdout).toContain(`-- drops_auth_keys: migrations ${LATEST_VERSION}\n`);
+    expect(stdout).toContain(`values ('drops_auth_keys', ${LATEST_VERSION}, `);
+    expect(stdout).not.toContain(`values ('drops_auth_keys', ${PREVIOUS_VERSION}, `);
     expect((await bin(['sql', '--from', 'x'])).code).toBe(2);
   });
 
@@ -142,6 +147,16 @@ describe('drops-auth-postgres', () => {
       expect(await store.revoke('acct_role', key.id, { at: new Date() })).toBe(true);
       expect(await peer.findActive(key.id)).toBeNull();
       expect((await peer.listEvents('acct_role', { limit: 5 })).events.map((e) => e.type)).toEqual(['revoked', 'minted']);
+      // The shared rate limits, as that role: counted, and refused past the limit.
+      const limits = await openPostgres({ connectionString: asRole.toString() });
+      try {
+        const rateLimits = new PostgresRateLimitStore({ db: limits });
+        const limit = { max: 1, windowMs: 60_000 };
+        expect(await rateLimits.take('mint', 'acct_role', limit)).toBe(0);
+        expect(await rateLimits.take('mint', 'acct_role', limit)).toBeGreaterThan(0);
+      } finally {
+        await limits.close();
+      }
     } finally {
       await Promise.all([store.close(), peer.close()]);
     }
