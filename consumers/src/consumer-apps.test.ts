@@ -1,41 +1,68 @@
 // The packages as a new user gets them: packed with `pnpm pack`, installed with plain npm into
-// scratch projects that play existing apps, typechecked under strict, and driven over HTTP.
+// scratch projects that play existing apps, typechecked under strict (an app built by its
+// framework's CLI, Next.js, by that CLI), and driven over HTTP.
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sendRawRequest, wireSnapshotOf } from '@drops/auth/testing';
+import { LocalIdentityProvider, sendRawRequest, snapshotOf, UNIFORM_401, uniform401WireSweep, wireSnapshotOf, type AnswerSnapshot } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
 import { checkKeyFlow } from '../smoke/key-flow.mjs';
+import { checkGlobalBodyParser } from './check-global-body-parser.js';
 import { limitConcurrency, type Limiter } from './limit-concurrency.js';
 import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
-import { SCENARIOS, type Scenario } from './scenarios.js';
-import { compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
-import { startApp, stopAllApps } from './start-app.js';
+import { isCliScenario, SCENARIOS, type CliScenario, type Scenario, type TscScenario } from './scenarios.js';
+import { buildWithCli, compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
+import { freePort, startApp, startCliServer, stopAllApps, type RunningApp } from './start-app.js';
 
-/** A scenario's project after `npm install` and, if that worked, tsc under each tsconfig. */
+/** A scenario's project after `npm install` and, if that worked, tsc under each tsconfig (or its CLI's build). */
 interface Prepared {
   readonly project: ScratchProject;
   readonly install: CommandResult;
-  /** By tsconfig file name; empty when the install failed. */
+  /** By tsconfig file name, or {@link CLI_BUILD}; empty when the install failed. */
   readonly compiles: ReadonlyMap<string, CommandResult>;
 }
 
+/** The key of a CLI app's build in {@link Prepared.compiles}. */
+const CLI_BUILD = 'cli build';
+
 let scratchRoot: string;
+/** The identity provider of the apps built by a CLI: theirs is the test's own, so the wire sweep can forge its tokens. */
+let idp: LocalIdentityProvider;
 /** Started together in beforeAll: installs run concurrently, tsc runs on at most one per core. */
 const prepared = new Map<string, Promise<Prepared>>();
 const nodeBinaries = new Map<string, Promise<string>>();
 
+/** What a CLI app reads its identity provider from, at build and at run time. */
+function idpEnv(): NodeJS.ProcessEnv {
+  const { issuer, audience, jwksUrl } = idp.verifierOptions;
+  return { DROPS_IDP_ISSUER: issuer, DROPS_IDP_AUDIENCE: audience, DROPS_IDP_JWKS_URL: jwksUrl };
+}
+
+/**
+ * `cpu` runs tsc; `cliBuildSlot` resolves once a CLI build may start: CLI builds (Next.js uses
+ * every core) run one after the other, and only once every tsc run is over.
+ */
 async function prepare(
   scenario: Scenario,
   tarballs: Parameters<typeof writeScratchProject>[2],
   cpu: Limiter,
+  cliBuildSlot: () => Promise<() => void>,
 ): Promise<Prepared> {
   const project = await writeScratchProject(join(scratchRoot, scenario.name), scenario, tarballs);
   const install = await npmInstall(project);
   const compiles = new Map<string, CommandResult>();
   if (install.code !== 0) return { project, install, compiles };
+  if (isCliScenario(scenario)) {
+    const release = await cliBuildSlot();
+    try {
+      compiles.set(CLI_BUILD, await buildWithCli(project, scenario, idpEnv()));
+    } finally {
+      release();
+    }
+    return { project, install, compiles };
+  }
   const tsconfigs = ['tsconfig.json', ...Object.keys(scenario.alsoTypecheckedUnder ?? {}).map((name) => `tsconfig.${name}.json`)];
   for (const tsconfig of tsconfigs) compiles.set(tsconfig, await cpu(() => compile(project, tsconfig)));
   return { project, install, compiles };
@@ -43,12 +70,24 @@ async function prepare(
 
 beforeAll(async () => {
   scratchRoot = await mkdtemp(join(tmpdir(), 'drops-consumers-'));
+  idp = await LocalIdentityProvider.start();
   const tarballs = await packPackages(await mkdtemp(join(scratchRoot, 'tarballs-')));
   const cpu = limitConcurrency(availableParallelism());
-  for (const scenario of SCENARIOS) {
-    const ready = prepare(scenario, tarballs, cpu);
+  const oneCliBuild = limitConcurrency(1);
+  const tscApps: Array<Promise<Prepared>> = [];
+  const cliBuildSlot = async (): Promise<() => void> => {
+    await Promise.allSettled(tscApps);
+    return new Promise((acquired) => {
+      void oneCliBuild(() => new Promise<void>((release) => acquired(release)));
+    });
+  };
+  // The tsc apps first, so that a CLI build knows every tsc run it must wait for.
+  const ordered = [...SCENARIOS].sort((a, b) => Number(isCliScenario(a)) - Number(isCliScenario(b)));
+  for (const scenario of ordered) {
+    const ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
     ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
     prepared.set(scenario.name, ready);
+    if (!isCliScenario(scenario)) tscApps.push(ready);
     for (const version of scenario.alsoRunsOn ?? []) {
       if (nodeBinaries.has(version)) continue;
       const binary = nodeBinary(version);
@@ -61,6 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAllApps();
   await Promise.allSettled([...prepared.values(), ...nodeBinaries.values()]);
+  await idp?.close();
   if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
 });
 
@@ -90,6 +130,7 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
     for (const [method, path, body] of [['GET', '/whoami'], ['GET', '/keys'], ['POST', '/keys', '{"name": ']] as const) {
       expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
     }
+    if (scenario.alsoChecks?.includes('global-body-parser')) await checkGlobalBodyParser(app);
     // A framework that drops rejected promises would have died on one of the flow's paths.
     expect(app.isRunning()).toBe(true);
     expect(app.output()).not.toMatch(/unhandled/i);
@@ -98,7 +139,105 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
   }
 }
 
-describe.each(SCENARIOS)('$title', (scenario) => {
+/** A CLI app, built: its real server process (`next start`), on a free loopback port. */
+async function startBuilt(scenario: CliScenario): Promise<RunningApp> {
+  const { project, compiles } = await installed(scenario);
+  const build = compiles.get(CLI_BUILD)!;
+  expect(build.code, build.output).toBe(0);
+  const port = await freePort();
+  return startCliServer(process.execPath, [project.entry, ...scenario.start(port)], {
+    cwd: project.dir,
+    env: idpEnv(),
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/healthz',
+    idToken: idp.mintIdToken({ sub: 'acct-consumer' }),
+  });
+}
+
+const bearer = (credential: string): Record<string, string> => ({ authorization: `Bearer ${credential}` });
+
+/**
+ * The uniform 401 as Next.js sends it: the same status, headers and body bytes, but no
+ * `Content-Length`. Next's `sendResponse` drops it from every route handler answer (its
+ * FORBIDDEN_HEADERS: the body may have been decoded) and sends the body chunked.
+ */
+const NEXT_UNIFORM_401: AnswerSnapshot = {
+  ...UNIFORM_401,
+  headerOrder: UNIFORM_401.headerOrder.filter((name) => name !== 'content-length'),
+  headers: { ...UNIFORM_401.headers, 'content-length': null },
+};
+
+/** Installing and building Next.js waits for every other scenario's tsc, then for the other Next build. */
+const CLI_BUILD_TIMEOUT = 900_000;
+
+describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
+  let app: RunningApp | undefined;
+  afterAll(async () => {
+    await app?.stop();
+  });
+  /** One server for the scenario's tests, started by the first that needs it. */
+  const server = async (): Promise<RunningApp> => (app ??= await startBuilt(scenario));
+
+  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+    await installed(scenario);
+  });
+
+  it('builds with its own CLI, which typechecks the route handlers with the app\'s TypeScript', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+    const build = (await installed(scenario)).compiles.get(CLI_BUILD)!;
+    expect(build.code, build.output).toBe(0);
+    expect(build.output).not.toMatch(/type error|failed to compile/i);
+  });
+
+  it(`runs the key flow over HTTP on its own server, on Node ${process.versions.node}`, { timeout: CLI_BUILD_TIMEOUT }, async () => {
+    const running = await server();
+    await checkKeyFlow({ url: running.url, idToken: running.idToken, accountId: 'acct-consumer', uniform401: NEXT_UNIFORM_401 });
+    expect(running.isRunning()).toBe(true);
+  });
+
+  it('answers every credential failure on every route with the same 401 bytes (but a duplicated Authorization header)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+    const running = await server();
+    const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
+    const answers = sweep.answers.filter(([what]) => !what.startsWith('duplicate header'));
+    expect(answers.length).toBeGreaterThan(50);
+    for (const [what, wire] of answers) expect(wire, what).toBe(sweep.expected);
+    expect(await snapshotOf(sweep.reference)).toEqual(NEXT_UNIFORM_401);
+  });
+
+  // Known limit, not drops-auth's to fix: Node's HTTP server keeps only the first of two
+  // `Authorization` headers, and `next start` builds the route handler's Request from what is
+  // left, so a valid ID token followed by a second header is authenticated (docs/adapters.md says
+  // what to do). This states what should happen, and fails the day Next passes both through.
+  it.fails('answers a duplicated Authorization header with the uniform 401 (known to fail: next start hands the handler only the first)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+    const running = await server();
+    const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
+    const duplicated = sweep.answers.filter(([what]) => what.startsWith('duplicate header'));
+    expect(duplicated.length).toBeGreaterThan(5);
+    for (const [what, wire] of duplicated) expect(wire, what).toBe(sweep.expected);
+  });
+
+  it('answers any method under the keys path without a credential with the uniform 401, never Next\'s own 405', async () => {
+    const running = await server();
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']) {
+      for (const path of ['/keys', '/keys/events', '/keys/a/b']) {
+        const res = await fetch(`${running.url}${path}`, { method });
+        if (method === 'HEAD') expect(res.status, `${method} ${path}`).toBe(401);
+        else expect(await snapshotOf(res), `${method} ${path}`).toEqual(NEXT_UNIFORM_401);
+      }
+    }
+  });
+
+  it('records the client the app says where to find (requestInfo), not Next\'s route context', async () => {
+    const running = await server();
+    const token = idp.mintIdToken({ sub: 'acct-client-info' });
+    const minted = await fetch(`${running.url}/keys`, { method: 'POST', headers: { ...bearer(token), 'x-real-ip': '203.0.113.9', 'user-agent': 'consumer-test' } });
+    expect(minted.status).toBe(201);
+    const events = await fetch(`${running.url}/keys/events`, { headers: bearer(token) });
+    const { events: [latest] } = (await events.json()) as { events: Array<{ type: string; ip: string | null; userAgent: string | null }> };
+    expect([latest?.type, latest?.ip, latest?.userAgent]).toEqual(['minted', '203.0.113.9', 'consumer-test']);
+  });
+});
+
+describe.each(SCENARIOS.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
   it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
     await installed(scenario);
   });

@@ -3,26 +3,59 @@ import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 /** The @drops packages, as a scratch app names them in its package.json. */
 export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-fastify' | '@drops/auth-hono' | '@drops/auth-nestjs' | '@drops/auth-postgres';
 
-/** One existing app the consumer test plays: its framework, module system and TypeScript setup. */
-export interface Scenario {
+/** What a scenario's app is, besides how it is built: its module system and what it installs. */
+interface ScenarioBase {
   /** Short and unique: the scratch folder's name. */
   readonly name: string;
   /** What a reader of the test report sees. */
   readonly title: string;
-  /** The app's one source file, from `consumers/fixtures/`. */
-  readonly fixture: string;
   readonly packageType: 'module' | 'commonjs';
   /** The @drops packages it installs (from the packed tarballs). */
   readonly drops: readonly DropsPackage[];
   /** Registry packages, as an app pins them. */
   readonly dependencies: Readonly<Record<string, string>>;
   readonly devDependencies: Readonly<Record<string, string>>;
+  /** Exact Node versions it also runs on, besides the one running the tests. */
+  readonly alsoRunsOn?: readonly string[];
+  /**
+   * Checks beyond the key flow: `global-body-parser`, the app's own body parsers mounted before
+   * drops' routes (malformed and oversized bodies on `POST /keys`).
+   */
+  readonly alsoChecks?: readonly 'global-body-parser'[];
+}
+
+/** One existing app the consumer test plays: one source file, compiled by the workspace's tsc and run with node. */
+export interface TscScenario extends ScenarioBase {
+  /** The app's one source file, from `consumers/fixtures/`. */
+  readonly fixture: string;
   /** `module` and `moduleResolution` of its tsconfig.json (and e.g. decorators); everything else is strict and shared. */
   readonly compilerOptions: Readonly<Record<string, string | boolean>>;
   /** Further resolutions it is typechecked under (no emit), e.g. a CommonJS app still on node10. */
   readonly alsoTypecheckedUnder?: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  /** Exact Node versions it also runs on, besides the one running the tests. */
-  readonly alsoRunsOn?: readonly string[];
+}
+
+/**
+ * An app that is a folder built and served by its framework's own CLI (Next.js): the CLI
+ * typechecks and builds it, then serves it as the app's real server process. Its identity provider
+ * is the test's own (issuer, audience and JWKS URL in `DROPS_IDP_*`), so the test also sweeps the
+ * uniform 401 on the wire.
+ */
+export interface CliScenario extends ScenarioBase {
+  /** The app's folder, from `consumers/fixtures/`, tsconfig.json included. */
+  readonly fixtureDir: string;
+  /** The CLI's script inside the app's node_modules, run with node itself (no npx in between). */
+  readonly cli: string;
+  /** Its arguments to build the app. */
+  readonly build: readonly string[];
+  /** Its arguments to serve the built app on a loopback port. */
+  readonly start: (port: number) => readonly string[];
+}
+
+export type Scenario = TscScenario | CliScenario;
+
+/** Whether a scenario is a folder built by its framework's CLI. */
+export function isCliScenario(scenario: Scenario): scenario is CliScenario {
+  return 'fixtureDir' in scenario;
 }
 
 const NODE16 = { module: 'node16', moduleResolution: 'node16' };
@@ -31,12 +64,31 @@ const TYPES_NODE = { '@types/node': '^20.12.0' };
 const NEST_DECORATORS = { experimentalDecorators: true, emitDecoratorMetadata: true };
 const NEST_RUNTIME = { 'reflect-metadata': '^0.2.0', rxjs: '^7.8.0' };
 
+/** A Next.js App Router app in TypeScript: `next build`, then `next start` on a loopback port. */
+function nextScenario(major: 15 | 16, range: string): CliScenario {
+  return {
+    name: `next-${major}`,
+    title: `Next.js ${major} App Router route handlers, TypeScript (next build, next start)`,
+    fixtureDir: 'next-app',
+    packageType: 'module',
+    drops: ['@drops/auth'],
+    dependencies: { next: range, react: '^19.2.0', 'react-dom': '^19.2.0' },
+    // Next typechecks the app with the TypeScript the app installs.
+    devDependencies: { ...TYPES_NODE, typescript: '~5.9.3', '@types/react': '^19.2.0', '@types/react-dom': '^19.2.0' },
+    cli: 'next/dist/bin/next',
+    build: ['build'],
+    start: (port) => ['start', '--hostname', '127.0.0.1', '--port', String(port)],
+  };
+}
+
 /** The oldest Node that `engines` names: every app runs there too (vitest itself cannot). */
 const OLDEST_NODE = TESTED_NODE_VERSIONS[0]!;
 
 /**
- * Existing apps, as they are found in the wild: the last two majors of Express and Koa, Hono 4, ESM
- * TypeScript under both resolutions a service uses (`node16`, `bundler`), and a CommonJS app.
+ * Existing apps, as they are found in the wild: the last two majors of Express and Koa, Fastify 4
+ * and 5, Hono 4, NestJS 11 and 12, ESM TypeScript under both resolutions a service uses (`node16`,
+ * `bundler`), a CommonJS app, an Express app with its own global body parsers, and Next.js 15 and
+ * 16 App Router apps.
  */
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -172,4 +224,17 @@ export const SCENARIOS: readonly Scenario[] = [
     // require() of ESM differs most between Node versions: the CommonJS app runs on each of them.
     alsoRunsOn: TESTED_NODE_VERSIONS,
   },
+  {
+    name: 'express-5-global-json',
+    title: 'Express 5 with a global express.json() and express.urlencoded() before drops, ESM TypeScript (module node16)',
+    fixture: 'express-global-body-parser-app.ts',
+    packageType: 'module',
+    drops: ['@drops/auth', '@drops/auth-express'],
+    dependencies: { express: '^5.1.0' },
+    devDependencies: { ...TYPES_NODE, '@types/express': '^5.0.0' },
+    compilerOptions: NODE16,
+    alsoChecks: ['global-body-parser'],
+  },
+  nextScenario(15, '^15.5.0'),
+  nextScenario(16, '^16.4.0'),
 ];

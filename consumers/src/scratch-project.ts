@@ -1,9 +1,9 @@
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand, type CommandResult } from './run-command.js';
-import type { DropsPackage, Scenario } from './scenarios.js';
+import { isCliScenario, type CliScenario, type DropsPackage, type Scenario } from './scenarios.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 /** The workspace's own TypeScript: the scratch apps do not install one. */
@@ -21,7 +21,7 @@ const SHARED_COMPILER_OPTIONS = {
   outDir: 'dist',
 };
 
-/** A scratch project on disk: where it is, and the app's compiled entry point. */
+/** A scratch project on disk: where it is, and the app's compiled entry point (a CLI app: the CLI's script). */
 export interface ScratchProject {
   readonly dir: string;
   readonly entry: string;
@@ -29,7 +29,8 @@ export interface ScratchProject {
 
 /**
  * Writes a scratch project that plays an existing app: a package.json with the @drops tarballs
- * and the scenario's registry packages, a strict tsconfig.json, and the fixture as `src/app.ts`.
+ * and the scenario's registry packages, a strict tsconfig.json, and the fixture as `src/app.ts`;
+ * or, for an app its framework's CLI builds, the fixture folder as it is (its own tsconfig.json).
  *
  * @example
  * ```ts
@@ -41,7 +42,7 @@ export async function writeScratchProject(
   scenario: Scenario,
   tarballs: Readonly<Record<DropsPackage, string>>,
 ): Promise<ScratchProject> {
-  await mkdir(join(dir, 'src'), { recursive: true });
+  await mkdir(dir, { recursive: true });
   const drops = Object.fromEntries(scenario.drops.map((name) => [name, `file:${tarballs[name]}`]));
   const packageJson = {
     name: `consumer-${scenario.name}`,
@@ -52,6 +53,11 @@ export async function writeScratchProject(
     devDependencies: scenario.devDependencies,
   };
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
+  if (isCliScenario(scenario)) {
+    await cp(join(FIXTURES, scenario.fixtureDir), dir, { recursive: true });
+    return { dir, entry: join(dir, 'node_modules', scenario.cli) };
+  }
+  await mkdir(join(dir, 'src'));
   const tsconfig = { compilerOptions: { ...SHARED_COMPILER_OPTIONS, ...scenario.compilerOptions }, include: ['src'] };
   await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
   for (const [name, compilerOptions] of Object.entries(scenario.alsoTypecheckedUnder ?? {})) {
@@ -73,4 +79,17 @@ export function npmInstall(project: Pick<ScratchProject, 'dir'>): Promise<Comman
 /** Compiles the app with the workspace's tsc (strict), or only typechecks it under a variant tsconfig. */
 export function compile(project: ScratchProject, tsconfig = 'tsconfig.json'): Promise<CommandResult> {
   return runCommand(process.execPath, [TSC, '-p', tsconfig, '--pretty', 'false'], { cwd: project.dir });
+}
+
+/**
+ * Builds an app with its framework's CLI (e.g. `next build`, which typechecks it with the app's own
+ * TypeScript), run with node itself. `env` is added to the test's environment.
+ *
+ * @example
+ * ```ts
+ * const { code, output } = await buildWithCli(project, scenario, { DROPS_IDP_ISSUER: idp.issuer });
+ * ```
+ */
+export function buildWithCli(project: ScratchProject, scenario: CliScenario, env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return runCommand(process.execPath, [project.entry, ...scenario.build], { cwd: project.dir, env: { ...process.env, ...env } });
 }

@@ -17,6 +17,14 @@ import { withAuth } from './with-auth.js';
 type NextRouteContext = { params: Promise<{ rest?: string[] }> };
 /** The shape `next build` checks an exported route handler against (Next 15 and 16). */
 type NextRouteHandler = (request: Request, context: NextRouteContext) => Response | Promise<Response>;
+/**
+ * Next 15's own build check of an exported handler's second parameter (its next-types-plugin,
+ * verbatim): the declared type must be assignable to the route context; `unknown` counts as `any`.
+ * Next 16 checks the other way round (the handler assignable to its signature), as above.
+ */
+type Next15SecondArg<T extends Function> = T extends (...args: [any, infer A]) => any ? (unknown extends A ? any : A) : never;
+type PassesNext15Check<H extends Function> = Next15SecondArg<H> extends NextRouteContext ? true : false;
+
 /** A route without dynamic segments: Next 15 passes `{ params: Promise<{}> }`. */
 type NextStaticRouteHandler = (request: Request, context: { params: Promise<Record<string, never>> }) => Response | Promise<Response>;
 
@@ -48,6 +56,14 @@ describe('fetch handlers as Next.js App Router route handlers', () => {
       Response.json({ accountId: principal.accountId, rest: (await ctx.params).rest ?? [] }),
     );
     for (const exported of [GET, POST, revoke, whoami, withParams]) expect(typeof exported).toBe('function');
+  });
+
+  it('pass the check `next build` runs on Next 15 (the second parameter\'s declared type against the route context)', () => {
+    // A type error here is `next build` failing on Next 15 ("… is not a valid type for the function's second argument").
+    const keysPasses: PassesNext15Check<ReturnType<typeof keysHandler>> = true;
+    const leakedPasses: PassesNext15Check<ReturnType<typeof leakedKeysHandler>> = true;
+    const whoamiPasses: PassesNext15Check<ReturnType<typeof withAuth<[]>>> = true;
+    expect([keysPasses, leakedPasses, whoamiPasses]).toEqual([true, true, true]);
   });
 
   it('never takes Next\'s route context for client info: a mint records no address unless requestInfo says where it is', async () => {

@@ -8,8 +8,22 @@ export interface RouteContext {
   readonly params: Promise<unknown>;
 }
 
-/** What a fetch-style handler takes as its second argument: the client as the runtime knows it, or Next's route context. */
-export type ClientOrRouteContext = RequestInfo | RouteContext | undefined;
+/**
+ * What a fetch-style handler takes as its second argument: the client as the runtime knows it
+ * (`{ ip, userAgent? }`, a {@link RequestInfo}), Next's route context ({@link RouteContext}, never
+ * read as client info), or nothing. Typed `unknown` on purpose: `next build` on Next.js 15 checks
+ * that the declared type of a route handler's second parameter is assignable to the route's own
+ * context type (`{ params: Promise<…> }`), which a union with `RequestInfo` or `undefined` is not;
+ * `unknown` is the one type that it, Next 16 and every other runtime accept.
+ *
+ * @example
+ * ```ts
+ * const handler = keysHandler(authenticator, keys);
+ * await handler(request, { ip: '203.0.113.9', userAgent: 'curl/8' }); // Bun, Deno: the client
+ * export { handler as GET, handler as POST }; // Next.js: its route context, ignored
+ * ```
+ */
+export type ClientOrRouteContext = unknown;
 
 /** A `RequestInfo` the caller gave, never a route context (which carries `params`). */
 function clientOf(second: unknown): Partial<RequestInfo> | undefined {

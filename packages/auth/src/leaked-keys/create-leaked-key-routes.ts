@@ -27,7 +27,24 @@ const REVOKE_ACCEPTED: RouteAnswer = Object.freeze(
   jsonAnswer(202, { message: 'any active key among these credentials is revoked' }),
 );
 
-/** What a leaked-key route needs of a request, from any framework. @internal */
+/**
+ * What a leaked-key route needs of a request, from any framework: its headers (the secret
+ * scanning signature), the client (for events and the rate limit), and its body, read only when
+ * the route asks.
+ *
+ * @example
+ * ```ts
+ * import { readBodyBytes, readJsonBody, requestInfoOfNodeRequest, type LeakedKeyRequest } from '@drops/auth/adapter';
+ *
+ * // From a Node `IncomingMessage` whose body no parser has read yet.
+ * const request: LeakedKeyRequest = {
+ *   headers: req.headers,
+ *   info: requestInfoOfNodeRequest(req),
+ *   readBytes: (limit) => readBodyBytes(req, { limit, contentLength: req.headers['content-length'] }),
+ *   readJson: (limit, example) => readJsonBody(req, { limit, example, contentLength: req.headers['content-length'] }),
+ * };
+ * ```
+ */
 export interface LeakedKeyRequest {
   readonly headers: HeadersLike;
   /** The client's address and `User-Agent`, for the events (the address also keys the rate limit). */
@@ -42,7 +59,6 @@ export interface LeakedKeyRequest {
  * The framework-free core of the leaked-key routes, which `leakedKeysHandler` (fetch),
  * `leakedKeysRouter` (Express) and `dropsAuth().leakedKeysRouter()` (Koa) route to. Each method
  * resolves the answer to write, or rejects with a `DropsAuthError` to answer as such.
- * @internal
  */
 export interface LeakedKeyRoutes {
   /** `POST /credentials/revoke`. */
@@ -53,8 +69,26 @@ export interface LeakedKeyRoutes {
 
 /**
  * Builds the leaked-key routes for one key manager; options are checked here, once (a mistake is
- * a `TypeError` naming `where`).
- * @internal
+ * a `TypeError` naming `where`): `POST /credentials/revoke` (anyone holding a leaked key revokes
+ * it: always the same `202`, rate limited per client) and, when `githubSecretScanning` is
+ * configured, `POST /secret-scanning/github` (signed alerts; otherwise `githubSecretScanning` is
+ * `null` and the route is not served). An adapter routes a request to one of them and writes the
+ * answer, or the `DropsAuthError` it rejects with, as the exact bytes.
+ *
+ * @example
+ * ```ts
+ * import { createLeakedKeyRoutes, REVOKE_CREDENTIALS_PATH, writeNodeAnswer } from '@drops/auth/adapter';
+ * import { isDropsAuthError } from '@drops/auth';
+ *
+ * const routes = createLeakedKeyRoutes(keys, { revokeRateLimit: { max: 10, windowMs: 60_000 } }, 'myLeakedKeysRouter');
+ * if (req.method === 'POST' && path === REVOKE_CREDENTIALS_PATH) {
+ *   const answer = await routes.revokeCredentials(leakedKeyRequest).catch((err: unknown) => {
+ *     if (isDropsAuthError(err)) return err;
+ *     throw err;
+ *   });
+ *   writeNodeAnswer(res, answer); // 202 {"message": "..."}, or the 429/400/413/503 as its bytes
+ * }
+ * ```
  */
 export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptions | undefined, where: string): LeakedKeyRoutes {
   if (typeof (keys as Partial<KeyManager> | null)?.revokeBySecretLater !== 'function') {
