@@ -3,6 +3,8 @@
 // identity provider in the variables, then with a local one.
 import * as check from 'node:assert/strict';
 import type { IdentityProviderEnv as WorkerEnv } from '@drops/auth';
+// The app of the Hono section, with keys in a MemoryKeyStore: examples/hono-app's own.
+import { createService } from '../../examples/hono-app/src/create-service.js';
 import { expectTheKeysRoutes, localIdentityProvider } from '../harness/support.js';
 
 // <<example>>
