@@ -8,7 +8,7 @@ import { withAuth } from './with-auth.js';
 
 async function setup(keyStore = new MemoryKeyStore()) {
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
+  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
   const authenticator = createAuthenticator({ keyStore });
   return { authenticator, key, keyStore };
 }
