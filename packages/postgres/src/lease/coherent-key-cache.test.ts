@@ -190,7 +190,7 @@ describe('the lease-coherent key cache', () => {
 });
 
 describe('CoherentKeyCache, on an exact clock', () => {
-  const key = Object.freeze({ id: 'k1', accountId: 'acct' });
+  const key = Object.freeze({ id: 'k1', accountId: 'acct', expiresAt: null });
 
   function cacheAt(): { cache: CoherentKeyCache; clock: { now: number } } {
     const clock = { now: 1_000 };
