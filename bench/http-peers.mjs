@@ -116,7 +116,7 @@ async function expressDropsAuth() {
     ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
     : await openPGliteKeyStore({ dataDir: ':memory:' });
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_bench', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
+  await keyStore.create({ id: key.id, accountId: 'acct_bench', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
   extra.apiKey = key.secret;
   const idTokenVerifier = createIdTokenVerifier({ issuer, audience, jwksUrl: jwksUri });
   await idTokenVerifier.warmUp();

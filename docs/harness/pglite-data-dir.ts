@@ -17,7 +17,7 @@ await keyStore.close();
 check.ok(existsSync('.data/PG_VERSION'), 'a PostgreSQL data folder in .data');
 const again = await reopen({ dataDir: '.data' });
 try {
-  check.deepEqual(await again.findActive(kept.id), { id: kept.id, accountId: 'acct-docs' });
+  check.deepEqual(await again.findActive(kept.id), { id: kept.id, accountId: 'acct-docs', expiresAt: null });
 } finally {
   await again.close();
 }

@@ -70,6 +70,8 @@ export interface Config {
   readonly secretScanningKeysUrl: string;
   /** `MINT_MAX_AUTH_AGE_SECONDS`: `POST /keys` needs a login (`auth_time`) at most this old; `null`: no limit. */
   readonly mintMaxAuthAgeSeconds: number | null;
+  /** `MAX_KEY_LIFETIME_DAYS`: a mint's `expiresAt` at most this many days ahead; `null`: no limit. */
+  readonly maxKeyLifetimeDays: number | null;
   /** Mints per account per window (`MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS`): the key manager's `mintRateLimit`. */
   readonly mintRateLimit: { readonly max: number; readonly windowMs: number };
   /** `POST /credentials/revoke` per client address per window (`REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS`). */
@@ -156,6 +158,13 @@ const envSchema = z.object({
   GITHUB_SECRET_SCANNING_KEYS_URL: optional(
     z.string().refine(isAllowedKeysUrl, 'must be an https: URL (plain http: only for 127.0.0.0/8, localhost or [::1], for tests)'),
   ),
+  MAX_KEY_LIFETIME_DAYS: optional(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of days, such as 90 (unset: no limit)')
+      .transform(Number)
+      .pipe(z.number().min(1, 'must be at least 1 day (unset it for no limit)').max(36_500, 'must be at most 36500 (a century)')),
+  ),
   MINT_MAX_AUTH_AGE_SECONDS: optional(
     z
       .string()
@@ -226,6 +235,7 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
+ * | `MAX_KEY_LIFETIME_DAYS` | unset: a key may expire at any future date, or never |
  * | `MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS` | `60` per `3600` s per account |
  * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
  * | `ANON_DEPLOY_LIMIT`, `ANON_DEPLOY_WINDOW_SECONDS` | `10` per `60` s per client address |
@@ -340,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     },
     secretScanningKeysUrl: e.GITHUB_SECRET_SCANNING_KEYS_URL ?? GITHUB_SECRET_SCANNING_KEYS_URL,
     mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null,
+    maxKeyLifetimeDays: e.MAX_KEY_LIFETIME_DAYS ?? null,
     mintRateLimit: { max: e.MINT_RATE_LIMIT ?? 60, windowMs: (e.MINT_RATE_WINDOW_SECONDS ?? 3600) * 1000 },
     revokeByValueLimit: e.REVOKE_BY_VALUE_LIMIT ?? 60,
     revokeByValueWindowMs: (e.REVOKE_BY_VALUE_WINDOW_SECONDS ?? 3600) * 1000,

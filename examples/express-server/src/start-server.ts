@@ -80,6 +80,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       maxKeysPerAccount: config.maxKeysPerAccount,
       mintRateLimit: config.mintRateLimit,
       ...(config.mintMaxAuthAgeSeconds !== null ? { maxAuthAgeSeconds: config.mintMaxAuthAgeSeconds } : {}),
+      ...(config.maxKeyLifetimeDays !== null ? { maxKeyLifetimeSeconds: config.maxKeyLifetimeDays * 86_400 } : {}),
     }),
     db,
     logger,

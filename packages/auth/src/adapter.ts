@@ -23,6 +23,7 @@ export { requestInfoOf as requestInfoOfRequest } from './fetch/request-info.js';
 export { canonicalHeaders } from './adapter/canonical-headers.js';
 export { writeNodeAnswer, type NodeResponseLike } from './adapter/write-node-answer.js';
 export { answerResponse } from './adapter/answer-response.js';
+export { keyExpirationHeader, KEY_EXPIRATION_HEADER, KEY_EXPIRATION_WARNING_SECONDS } from './adapter/key-expiration-header.js';
 export { parseAdapterOptions, type AdapterOptions } from './adapter/adapter-options.js';
 export {
   readJsonBody,

@@ -4,6 +4,7 @@
 // `@drops/auth/adapter`.
 export { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from './key-store/last-used-batcher.js';
 export { parseEventCursor } from './key-store/event-cursor.js';
+export { requestInfoFrom } from './key-store/key-event.js';
 export { RecentMap } from './recent-map.js';
 export {
   verifyJwsTestVectors,

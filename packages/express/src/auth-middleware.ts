@@ -1,5 +1,5 @@
 import type { Authenticator, CredentialType, Principal } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
 import type { RequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import './request-auth.js';
@@ -61,6 +61,8 @@ export function authMiddleware(
     authenticated.then(
       (principal) => {
         req.auth = principal;
+        const expiration = keyExpirationHeader(principal);
+        if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
         next();
       },
       (error: unknown) => fail(req, res, next, error),

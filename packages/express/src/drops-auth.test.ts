@@ -115,6 +115,25 @@ describe('the uniform 401', () => {
 });
 
 describe('requireAuth and optionalAuth', () => {
+  it('set Drops-Key-Expiration for a key expiring within 7 days, not for one without expiry nor an ID token', async () => {
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const minted = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { ...bearer(idp.mintIdToken({ sub: 'user-expiring' })), 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresAt }),
+    });
+    expect(minted.status).toBe(201);
+    const { apiKey } = (await minted.json()) as { apiKey: string };
+    for (const [method, path] of [['GET', '/whoami'], ['POST', '/deploy']] as const) {
+      const warned = await fetch(`${server.url}${path}`, { method, headers: bearer(apiKey) });
+      expect(warned.headers.get('drops-key-expiration'), path).toBe(expiresAt);
+    }
+    const lasting = await mint('user-expiring');
+    expect((await fetch(`${server.url}/whoami`, { headers: bearer(lasting.apiKey) })).headers.get('drops-key-expiration')).toBeNull();
+    const byToken = await fetch(`${server.url}/whoami`, { headers: bearer(idp.mintIdToken({ sub: 'user-expiring' })) });
+    expect(byToken.headers.get('drops-key-expiration')).toBeNull();
+  });
+
   it('sets req.auth for an API key and for an ID token', async () => {
     const { apiKey, id } = await mint('user-who');
     const byKey = await fetch(`${server.url}/whoami`, { headers: bearer(apiKey) });
@@ -186,6 +205,8 @@ describe('without errorHandler()', () => {
       revokeMany: down,
       listEvents: down,
       recordUse: () => {},
+      now: () => Date.now(),
+      recordExpired: () => {},
       close: () => Promise.resolve(),
       recordRevocationRequest: down,
       pendingRevocationRequests: down,
@@ -236,6 +257,8 @@ describe('when the key store is down', () => {
       revokeMany: fail,
       listEvents: fail,
       recordUse: () => {},
+      now: () => Date.now(),
+      recordExpired: () => {},
       close: () => Promise.resolve(),
       recordRevocationRequest: fail,
       pendingRevocationRequests: fail,

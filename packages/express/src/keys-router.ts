@@ -1,5 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes, writeNodeAnswer } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader, writeNodeAnswer } from '@drops/auth/adapter';
 import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
@@ -28,6 +28,9 @@ export function createKeysRouter(authenticator: Authenticator, keys: KeyManager,
       readJson: (limit) => readKeysBody(req, limit),
       authenticated: (principal) => {
         req.auth = principal;
+        // Set now, so the errors after authentication (400, 404, 405) carry it too.
+        const expiration = keyExpirationHeader(principal);
+        if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
       },
     });
     writeNodeAnswer(res, answer);

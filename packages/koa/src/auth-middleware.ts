@@ -1,5 +1,5 @@
 import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { requestInfoOf } from './request-info.js';
@@ -67,6 +67,8 @@ export function authMiddleware(
       throw error;
     }
     ctx.state.auth = principal;
+    const expiration = keyExpirationHeader(principal);
+    if (expiration !== null) ctx.set(KEY_EXPIRATION_HEADER, expiration);
     await next();
   };
 }

@@ -96,6 +96,24 @@ afterAll(async () => {
 });
 
 describe('requireAuth()', () => {
+  it('sets Drops-Key-Expiration for a key expiring within 7 days, not for one without expiry nor an ID token', async () => {
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const minted = await fetch(`${server.url}/keys`, {
+      method: 'POST',
+      headers: { ...bearer(idp.mintIdToken({ sub: 'acct-expiring' })), 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresAt }),
+    });
+    expect(minted.status).toBe(201);
+    const { apiKey } = (await minted.json()) as { apiKey: string };
+    const warned = await fetch(`${server.url}/either`, { headers: bearer(apiKey) });
+    expect(warned.status).toBe(200);
+    expect(warned.headers.get('drops-key-expiration')).toBe(expiresAt);
+    const lasting = await mintKey('acct-expiring');
+    expect((await fetch(`${server.url}/either`, { headers: bearer(lasting.apiKey) })).headers.get('drops-key-expiration')).toBeNull();
+    const byToken = await fetch(`${server.url}/either`, { headers: bearer(idp.mintIdToken({ sub: 'acct-expiring' })) });
+    expect(byToken.headers.get('drops-key-expiration')).toBeNull();
+  });
+
   it('accepts an API key and sets ctx.state.auth', async () => {
     const { apiKey, id } = await mintKey('acct-key');
     const res = await fetch(`${server.url}/either`, { headers: bearer(apiKey) });

@@ -1,5 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader } from '@drops/auth/adapter';
 import Router from '@koa/router';
 import { readKeysBody } from './read-json-body.js';
 import { requestInfoOf } from './request-info.js';
@@ -37,6 +37,9 @@ export function createKeysRouter(authenticator: Authenticator, keys: KeyManager,
         readJson: (limit) => readKeysBody(ctx, limit),
         authenticated: (principal) => {
           ctx.state['auth'] = principal;
+          // Set now, so the errors after authentication (400, 404, 405) carry it too.
+          const expiration = keyExpirationHeader(principal);
+          if (expiration !== null) ctx.set(KEY_EXPIRATION_HEADER, expiration);
         },
       });
       respondWithAnswer(ctx, answer);

@@ -11,6 +11,7 @@ interface KeyRow {
   name: string | null;
   created_at: Date;
   last_used_at: Date | null;
+  expires_at: Date | null;
 }
 
 /** `KeyStore.listByAccount` on PostgreSQL and PGlite: the account's active keys, newest first. */
@@ -27,6 +28,7 @@ export async function listKeys(db: Queryable, timeoutMs: number, accountId: stri
     name: r.name,
     createdAt: new Date(r.created_at),
     lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
+    expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
   }));
 }
 

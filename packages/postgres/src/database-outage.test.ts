@@ -39,7 +39,7 @@ async function lookUp(store: PostgresKeyStore, id: string, accountId: string): P
   try {
     const found = await store.findActive(id);
     if (found === null) return { kind: 'null' };
-    expect(found).toEqual({ id, accountId });
+    expect(found).toEqual({ id, accountId, expiresAt: null });
     return { kind: 'found' };
   } catch (error) {
     if (error instanceof UnavailableError && error.status === 503 && error.dependency === 'key_store') return { kind: 'unavailable' };
@@ -96,7 +96,7 @@ describe('the database going away and coming back, cache off', () => {
     expect(seen.after.length).toBeGreaterThan(0);
     const lastAfter = seen.after.slice(-32);
     expect(lastAfter.every((o) => o.kind === 'found')).toBe(true);
-    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_outage' });
+    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_outage', expiresAt: null });
 
     // The use recorded during the cut was kept and is written now.
     await store.flushUses();
@@ -146,7 +146,7 @@ describe('the database going away and coming back, cache off', () => {
     expect(idleErrors.length).toBeGreaterThan(0);
     await expect(store.findActive(key.id)).rejects.toBeInstanceOf(UnavailableError);
     proxy.restore();
-    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_idle' });
+    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_idle', expiresAt: null });
     await store.close();
   });
 });

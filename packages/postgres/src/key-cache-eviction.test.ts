@@ -22,7 +22,7 @@ describe.each([
   { name: 'ActiveKeyCache', cacheOf: (capacity: number): KeyCache => new ActiveKeyCache(capacity) },
   { name: 'CoherentKeyCache under a lease', cacheOf: coherentUnderLease },
 ])('$name', ({ cacheOf }) => {
-  const key = (id: string): ActiveKey => Object.freeze({ id, accountId: 'acct' });
+  const key = (id: string): ActiveKey => Object.freeze({ id, accountId: 'acct', expiresAt: null });
   const remember = (cache: KeyCache, ...ids: string[]): void => {
     for (const id of ids) cache.remember(key(id), cache.generation);
   };

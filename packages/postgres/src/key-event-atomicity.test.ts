@@ -85,7 +85,7 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
             await allowEventWrites(db);
           }
           expect(await keyRow(db, key.id)).toMatchObject({ revoked_at: null });
-          expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+          expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId, expiresAt: null });
           expect(await eventTypes(db, key.id)).toEqual(['minted']);
 
           expect(await store.revoke(key.accountId, key.id, { at: new Date() })).toBe(true);

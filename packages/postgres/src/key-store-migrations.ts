@@ -368,6 +368,27 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     `,
   },
   {
+    version: 7,
+    name: 'key expiry',
+    // expires_at null: the key never expires. The partial index of active keys by id now also
+    // holds it, so findActive stays an index-only lookup (the same work for unknown and revoked
+    // ids). An expired key stays "active" (not revoked): instances refuse it in memory by the
+    // database's clock, and the first to notice writes its one 'expired' event (the partial unique
+    // index makes that insert idempotent across instances). Expand only: instances built on
+    // migration 6 read keys as before (and accept expiring ones until they are upgraded).
+    sql: `
+      alter table ${KEYS_TABLE} add column expires_at timestamptz null;
+      drop index ${KEYS_TABLE}_active_by_id;
+      create unique index ${KEYS_TABLE}_active_by_id
+        on ${KEYS_TABLE} (id) include (account_id, expires_at)
+        where revoked_at is null;
+      alter table ${KEY_EVENTS_TABLE} drop constraint ${KEY_EVENTS_TABLE}_type_check;
+      alter table ${KEY_EVENTS_TABLE} add constraint ${KEY_EVENTS_TABLE}_type_check
+        check (type in ('minted', 'revoked', 'first_used', 'expired'));
+      create unique index ${KEY_EVENTS_TABLE}_expired_once on ${KEY_EVENTS_TABLE} (key_id) where type = 'expired';
+    `,
+  },
+  {
     version: 8,
     name: 'rate limit counts shared by every instance',
     // rate-limiter-flexible's RateLimiterPostgres schema (key = '<scope>:<subject>', expire in ms

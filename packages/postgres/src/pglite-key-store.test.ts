@@ -86,7 +86,7 @@ describe('PGlite', () => {
     const store = await openPGliteKeyStore({ dataDir });
     const key = sampleKeyRecord();
     await store.create(key);
-    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId });
+    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: key.accountId, expiresAt: null });
     store.recordUse(key.id, new Date('2026-06-01T00:00:00Z'));
     await store.close(); // flushes, then closes PGlite
     await expect(store.findActive(key.id)).rejects.toMatchObject({ status: 503 });
@@ -108,9 +108,9 @@ describe('the active-key cache on PGlite', () => {
     await store.create(key);
     const first = store.findActive(key.id);
     expect(isPromise(first)).toBe(true);
-    expect(await first).toEqual({ id: key.id, accountId: 'acct_cache' });
+    expect(await first).toEqual({ id: key.id, accountId: 'acct_cache', expiresAt: null });
     // Found before: answered without a query (a value, not a promise).
-    expect(store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_cache' });
+    expect(store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_cache', expiresAt: null });
     // Unknown ids always take the query, exactly like revoked ones.
     expect(isPromise(store.findActive(sampleKeyRecord().id))).toBe(true);
     // A revoke through another store of this process drops it for every store at once.
@@ -128,7 +128,7 @@ describe('the active-key cache on PGlite', () => {
     // PGlite runs one query at a time: the lookup reads the key active, then the revoke commits.
     const lookup = store.findActive(key.id);
     const revoke = store.revoke('acct_race', key.id, { at: new Date() });
-    expect(await lookup).toEqual({ id: key.id, accountId: 'acct_race' });
+    expect(await lookup).toEqual({ id: key.id, accountId: 'acct_race', expiresAt: null });
     expect(await revoke).toBe(true);
     expect(await store.findActive(key.id)).toBeNull();
     await store.close();

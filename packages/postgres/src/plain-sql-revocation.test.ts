@@ -48,8 +48,8 @@ async function cachedKeys(accountId: string, count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const key = sampleKeyRecord({ accountId });
     await a.create(key);
-    expect(await cachedOn(a, key.id)).toEqual({ id: key.id, accountId });
-    expect(await cachedOn(b, key.id)).toEqual({ id: key.id, accountId });
+    expect(await cachedOn(a, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
+    expect(await cachedOn(b, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
     ids.push(key.id);
   }
   return ids;
@@ -68,7 +68,7 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
     const [id, kept] = await cachedKeys('acct_plain_one', 2);
     await operator.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [id]);
     await refusedEverywhere([id!]);
-    expect(a.findActive(kept!)).toEqual({ id: kept, accountId: 'acct_plain_one' }); // the other key is still answered from memory
+    expect(a.findActive(kept!)).toEqual({ id: kept, accountId: 'acct_plain_one', expiresAt: null }); // the other key is still answered from memory
   });
 
   it('UPDATE of revoked_at for every key of an account', async () => {
@@ -87,8 +87,8 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
     const [id] = await cachedKeys('acct_plain_moved', 1);
     await operator.query(`update ${KEYS_TABLE} set account_id = 'acct_plain_elsewhere' where id = $1`, [id]);
     await untilNoInstanceIsBehind();
-    expect(await a.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere' });
-    expect(await b.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere' });
+    expect(await a.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
+    expect(await b.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
   });
 
   it('and the revocation function still returns the revision it took, once per key', async () => {

@@ -54,6 +54,11 @@ export interface PostgresKeyStoreOptions {
   /** Monotonic clock in ms for lease deadlines. Default `performance.now`. For tests. */
   readonly monotonicNow?: () => number;
   /**
+   * This process's wall clock in ms since the epoch, which the store corrects to the database's
+   * (`now()`, the clock of key expiry). Default `Date.now`. For tests (a skewed clock).
+   */
+  readonly wallNow?: () => number;
+  /**
    * Called after each revoke's wait for acknowledgements (for metrics). Default: nothing. The key
    * manager also publishes the counts, per key revoked, on `drops-auth:revocation`.
    */
@@ -72,6 +77,7 @@ export const storeSettingsShape = {
   leaseMs: z.number().int().min(30).max(600_000).optional(),
   leaseMarginMs: z.number().int().nonnegative().optional(),
   monotonicNow: z.custom<() => number>((v) => typeof v === 'function', 'must be a function').optional(),
+  wallNow: z.custom<() => number>((v) => typeof v === 'function', 'must be a function').optional(),
   onRevocationWait: z.custom<(wait: RevocationWait) => void>((v) => typeof v === 'function', 'must be a function').optional(),
 };
 
@@ -114,6 +120,7 @@ export interface StoreSettings {
   readonly cache: boolean;
   readonly timing: LeaseTiming;
   readonly monotonicNow: () => number;
+  readonly wallNow: () => number;
   readonly onError: ((error: unknown) => void) | undefined;
   readonly onRevocationWait: ((wait: RevocationWait) => void) | undefined;
 }
@@ -133,6 +140,7 @@ export function parseStoreSettings(options: PostgresKeyStoreOptions): StoreSetti
     cache: options.cache ?? true,
     timing: { leaseMs, marginMs: options.leaseMarginMs ?? Math.min(1_000, Math.floor(leaseMs / 6)) },
     monotonicNow: options.monotonicNow ?? ((): number => performance.now()),
+    wallNow: options.wallNow ?? ((): number => Date.now()),
     onError: options.onError,
     onRevocationWait: options.onRevocationWait,
   };

@@ -7,14 +7,14 @@ import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION } from './key-store-m
  */
 const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 
-const KEY_COLUMNS = 'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time';
+const KEY_COLUMNS = 'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, expires_at';
 const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
 
 /** Every statement of {@link PostgresKeyStore}. @internal */
 export const SQL = {
   // The key and its 'minted' event: one statement, so one transaction.
   create: `with k as (
-      insert into ${KEYS_TABLE} (${KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $14)
       returning id, account_id, prefix, name, created_at
     )
     insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
@@ -26,7 +26,7 @@ export const SQL = {
   // with its 'minted' event when it inserts.
   createWithinLimit: `with k as (
       insert into ${KEYS_TABLE} (${KEY_COLUMNS})
-      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz
+      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz, $15::timestamptz
       where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
       returning id, account_id, prefix, name, created_at
     ), minted as (
@@ -35,9 +35,18 @@ export const SQL = {
     )
     select id from k`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
-  // account_id: revoked and unknown ids take this same query and the same work.
-  findActive: `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
-  list: `select id, prefix, name, created_at, last_used_at from ${KEYS_TABLE}
+  // account_id and expires_at: revoked and unknown ids take this same query and the same work. An
+  // expiring key's answer carries the database's time, which keeps the store's clock on it.
+  findActive: `select account_id, expires_at,
+      case when expires_at is not null then extract(epoch from clock_timestamp()) * 1000 end as database_ms
+    from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
+  // The key's one 'expired' event, at its expiry: a second insert (another instance's) meets the
+  // partial unique index of migration 7 and does nothing.
+  recordExpired: `insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+    select k.account_id, k.id, 'expired', k.prefix, k.name, k.expires_at, 'api', k.id, $2::text, $3::text, null
+    from ${KEYS_TABLE} k where k.id = $1 and k.expires_at is not null
+    on conflict (key_id) where type = 'expired' do nothing`,
+  list: `select id, prefix, name, created_at, last_used_at, expires_at from ${KEYS_TABLE}
     where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
   // Every revocation takes this path: revoked_at, a new revision, its NOTIFY and the 'revoked'
   // event, one transaction.
@@ -76,7 +85,7 @@ export const SQL = {
 /** What a store writes when a caller gives no event context: the API, no actor known. @internal */
 export const UNATTRIBUTED: KeyEventContext = { source: 'api', actor: null, ip: null, userAgent: null, url: null };
 
-/** The key row's parameters ($1 to $8 of `create` and `createWithinLimit`). */
+/** The key row's parameters ($1 to $8 of `create` and `createWithinLimit`; the expiry is their last parameter). */
 export function keyParams(key: NewKeyRecord): unknown[] {
   const p = key.provenance;
   return [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null];

@@ -61,8 +61,8 @@ describe('PostgresKeyStore on PostgreSQL', () => {
     try {
       const key = sampleKeyRecord({ accountId: 'acct_two_stores' });
       await a.create(key);
-      expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores' });
-      expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores' });
+      expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores', expiresAt: null });
+      expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_two_stores', expiresAt: null });
       expect(await b.revoke('acct_two_stores', key.id, { at: new Date() })).toBe(true);
       expect(await a.findActive(key.id)).toBeNull();
       expect(await a.revoke('acct_two_stores', key.id, { at: new Date() })).toBe(false);

@@ -24,6 +24,14 @@ import { completeRevocationRequest, pendingRevocationRequests, recordRevocationR
 import type { Queryable } from './queryable.js';
 import { creationError, unavailable } from './store-error.js';
 import { writeLastUses } from './write-last-uses.js';
+import { DatabaseClock } from './lease/database-clock.js';
+import { requestInfoFrom } from '@drops/auth/internal';
+
+interface ActiveKeyRow {
+  account_id: string;
+  expires_at: Date | null;
+  database_ms: string | number | null;
+}
 
 export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 
@@ -61,6 +69,10 @@ export class PostgresKeyStore implements KeyStore {
   readonly #cache: KeyCache;
   readonly #monotonicNow: () => number;
   readonly #onRevocationWait: ((wait: RevocationWait) => void) | undefined;
+  readonly #clock: DatabaseClock;
+  readonly #onError: (error: unknown) => void;
+  /** Keys whose 'expired' event this instance wrote (or is writing): one insert per key and process. */
+  readonly #expiryRecorded = new Set<string>();
   #closed: Promise<void> | undefined;
 
   constructor(options: PostgresKeyStoreOptions) {
@@ -70,7 +82,10 @@ export class PostgresKeyStore implements KeyStore {
     this.#timeoutMs = settings.queryTimeoutMs;
     this.#monotonicNow = settings.monotonicNow;
     this.#onRevocationWait = settings.onRevocationWait;
+    this.#clock = new DatabaseClock(settings.wallNow);
+    this.#onError = settings.onError ?? ((): void => {});
     this.#cache = openKeyCache({
+      clock: this.#clock,
       db: settings.db,
       maxCachedKeys: settings.maxCachedKeys,
       leased: settings.cache,
@@ -91,7 +106,7 @@ export class PostgresKeyStore implements KeyStore {
    * `Error` if the id exists, `UnavailableError` if the database fails.
    */
   async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
-    const params = [...keyParams(key), ...eventParams(mintedContext(key, event))];
+    const params = [...keyParams(key), ...eventParams(mintedContext(key, event)), key.expiresAt];
     try {
       await this.#db.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
     } catch (error) {
@@ -106,7 +121,7 @@ export class PostgresKeyStore implements KeyStore {
    * the same statement.
    */
   async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
-    const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event))];
+    const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event)), key.expiresAt];
     try {
       return await this.#db.transaction(async (tx) => {
         await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
@@ -127,16 +142,19 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async #lookUp(id: string, generation: number): Promise<ActiveKey | null> {
-    let rows: { account_id: string }[];
+    let rows: ActiveKeyRow[];
+    const sentAt = this.#clock.wallNow();
     try {
-      ({ rows } = await this.#db.query<{ account_id: string }>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active', timeoutMs: this.#timeoutMs }));
+      ({ rows } = await this.#db.query<ActiveKeyRow>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active', timeoutMs: this.#timeoutMs }));
     } catch (error) {
       this.#cache.failed();
       throw unavailable(error);
     }
     const row = rows[0];
     if (row === undefined) return null;
-    const key: ActiveKey = Object.freeze({ id, accountId: row.account_id });
+    if (row.database_ms !== null) this.#clock.observe(Number(row.database_ms), sentAt, this.#clock.wallNow());
+    const expiresAt = row.expires_at === null ? null : new Date(row.expires_at);
+    const key: ActiveKey = Object.freeze({ id, accountId: row.account_id, expiresAt });
     // Kept only if no revocation (or lease change) happened since the query was sent.
     this.#cache.remember(key, generation);
     return key;
@@ -266,6 +284,33 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /** Writes the uses recorded so far now, instead of at the next interval. */
+  /**
+   * The database's time (ms since the epoch): the process's clock plus the offset measured from the
+   * lease renewals and the lookups of expiring keys, so every instance refuses an expired key at
+   * the same instant.
+   */
+  now(): number {
+    return this.#clock.now();
+  }
+
+  /**
+   * Writes the key's one `'expired'` event, in the background: at most one insert per key from this
+   * process, and the partial unique index makes a second one (another instance's) do nothing. A
+   * failure goes to `onError` and is tried again at the next expired request.
+   */
+  recordExpired(id: string, info?: () => RequestInfo): void {
+    if (this.#expiryRecorded.has(id)) return;
+    this.#expiryRecorded.add(id);
+    const { ip, userAgent } = requestInfoFrom(info);
+    this.#db.query(SQL.recordExpired, [id, ip, userAgent], { name: 'drops_auth_keys_record_expired', timeoutMs: this.#timeoutMs }).then(
+      () => {},
+      (error: unknown) => {
+        this.#expiryRecorded.delete(id);
+        this.#onError(unavailable(error));
+      },
+    );
+  }
+
   flushUses(): Promise<void> {
     return this.#uses.flush();
   }

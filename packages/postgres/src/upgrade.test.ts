@@ -50,7 +50,7 @@ describe('applying the next migration under running instances', () => {
       expect(await revoker.revoke('acct_upgrade', key.id, { at: new Date() })).toBe(true);
       expect(await other.findActive(key.id)).toBeNull();
       expect(await revoker.findActive(key.id)).toBeNull();
-      for (const k of kept) expect(await other.findActive(k.id)).toEqual({ id: k.id, accountId: 'acct_upgrade' });
+      for (const k of kept) expect(await other.findActive(k.id)).toEqual({ id: k.id, accountId: 'acct_upgrade', expiresAt: null });
     });
     const [upgrade] = await Promise.all([migrateKeyStore(deploy), ...traffic]);
     expect(upgrade).toEqual({ applied: [LATEST_VERSION] });

@@ -21,7 +21,7 @@ describe.each(BACKENDS)('/keys (%s)', (backend) => {
     const text = await list.text();
     expect(text).not.toContain(key.apiKey);
     expect(JSON.parse(text)).toEqual({
-      keys: [{ id: key.id, prefix: key.prefix, name: 'ci-main', createdAt: key.createdAt, lastUsedAt: null }],
+      keys: [{ id: key.id, prefix: key.prefix, name: 'ci-main', createdAt: key.createdAt, lastUsedAt: null, expiresAt: null }],
     });
 
     expect((await s.fetch('/whoami', { headers: bearer(key.apiKey) })).status).toBe(200);

@@ -67,7 +67,7 @@ export interface Authenticator {
   authenticateOptional(source: AuthorizationSource, options?: AuthenticateOptions): Promise<Principal | null>;
 }
 
-const KEY_STORE_METHODS = ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse'] as const;
+const KEY_STORE_METHODS = ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse', 'now', 'recordExpired'] as const;
 
 /** Whether `value` has every method of a {@link KeyStore}. */
 function isKeyStore(value: unknown): value is KeyStore {
@@ -81,7 +81,7 @@ function isKeyStore(value: unknown): value is KeyStore {
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
     keyStore: z.custom<KeyStore>(isKeyStore, {
-      error: 'expected a KeyStore (create, findActive, listByAccount, revoke, recordUse)',
+      error: 'expected a KeyStore (create, findActive, listByAccount, revoke, recordUse, now, recordExpired)',
     }),
     idTokenVerifier: z.optional(
       z.custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
@@ -174,8 +174,19 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal {
     if (key === null) throw new UnauthenticatedError('unknown_key');
+    const { expiresAt } = key;
+    if (expiresAt === null) {
+      keyStore.recordUse(id, useTime(), request);
+      return { accountId: key.accountId, credential: 'api_key', keyId: id };
+    }
+    // Decided in memory by the store's clock (the database's on PostgreSQL): every instance
+    // refuses the key at the same instant, with the same uniform 401 as an unknown key.
+    if (expiresAt.getTime() <= keyStore.now()) {
+      keyStore.recordExpired(id, request);
+      throw new UnauthenticatedError('expired_key');
+    }
     keyStore.recordUse(id, useTime(), request);
-    return { accountId: key.accountId, credential: 'api_key', keyId: id };
+    return { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
   }
 
   // Uses recorded within one clock millisecond share one `Date`: a Date per request was about a

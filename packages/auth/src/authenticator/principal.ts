@@ -9,9 +9,10 @@ export const ALL_CREDENTIAL_TYPES: readonly CredentialType[] = Object.freeze(['a
 /**
  * Who made a request, once authenticated.
  *
- * - `credential: 'api_key'`: `keyId` is the key's id (safe to log).
+ * - `credential: 'api_key'`: `keyId` is the key's id (safe to log); `expiresAt` is set when the key
+ *   expires (absent for a key that never does): adapters answer `Drops-Key-Expiration` from it.
  * - `credential: 'id_token'`: `claims` are the verified ID token's claims.
  */
 export type Principal =
-  | { readonly accountId: string; readonly credential: 'api_key'; readonly keyId: string; readonly claims?: undefined }
-  | { readonly accountId: string; readonly credential: 'id_token'; readonly claims: IdTokenClaims; readonly keyId?: undefined };
+  | { readonly accountId: string; readonly credential: 'api_key'; readonly keyId: string; readonly claims?: undefined; readonly expiresAt?: Date }
+  | { readonly accountId: string; readonly credential: 'id_token'; readonly claims: IdTokenClaims; readonly keyId?: undefined; readonly expiresAt?: undefined };

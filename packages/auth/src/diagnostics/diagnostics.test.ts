@@ -49,7 +49,7 @@ async function setup(keyStore: KeyStore = new MemoryKeyStore()) {
   const authenticator = createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
   const keys = createKeyManager({ keyStore });
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null }).catch(() => {});
+  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null }).catch(() => {});
   return { authenticator, keys, key };
 }
 

@@ -17,6 +17,7 @@ export type UnauthenticatedReason =
   | 'missing'
   | 'malformed'
   | 'unknown_key'
+  | 'expired_key'
   | 'wrong_credential_type'
   | 'invalid_token'
   | 'expired_token'

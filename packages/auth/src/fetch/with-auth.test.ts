@@ -8,7 +8,7 @@ import { withAuth } from './with-auth.js';
 
 async function setup(keyStore = new MemoryKeyStore()) {
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null });
+  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
   const authenticator = createAuthenticator({ keyStore });
   return { authenticator, key, keyStore };
 }
@@ -17,6 +17,22 @@ const request = (authorization?: string) =>
   new Request('http://localhost/whoami', { headers: authorization === undefined ? {} : { authorization } });
 
 describe('withAuth (fetch-style handlers)', () => {
+  it('sets Drops-Key-Expiration for a key expiring within 7 days, on a response with immutable headers too', async () => {
+    const keyStore = new MemoryKeyStore();
+    const { authenticator, key } = await setup(keyStore);
+    const soon = generateApiKey();
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000);
+    await keyStore.create({ id: soon.id, accountId: 'acct_1', prefix: soon.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt });
+    const handler = withAuth(authenticator, {}, async () => Response.json({ ok: true }));
+    const warned = await handler(request(`Bearer ${soon.secret}`));
+    expect(warned.headers.get('drops-key-expiration')).toBe(expiresAt.toISOString());
+    expect((await handler(request(`Bearer ${key.secret}`))).headers.get('drops-key-expiration')).toBeNull();
+    const redirecting = withAuth(authenticator, {}, async () => Response.redirect('http://localhost/elsewhere', 302));
+    const redirected = await redirecting(request(`Bearer ${soon.secret}`));
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get('drops-key-expiration')).toBe(expiresAt.toISOString());
+  });
+
   it('passes the principal to the handler', async () => {
     const { authenticator, key } = await setup();
     const handler = withAuth(authenticator, {}, async (_req, principal) => Response.json({ accountId: principal.accountId }));

@@ -4,6 +4,21 @@ import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import { respondWithError } from './respond-with-error.js';
+import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
+
+/** The handler's response, with `Drops-Key-Expiration` when the principal's key expires soon (a copy when its headers are immutable). */
+function withExpirationHeader(response: Response, principal: Principal | null): Response {
+  const expiration = keyExpirationHeader(principal);
+  if (expiration === null) return response;
+  try {
+    response.headers.set(KEY_EXPIRATION_HEADER, expiration);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(KEY_EXPIRATION_HEADER, expiration);
+    return copy;
+  }
+}
 import { requestInfoOf } from './request-info.js';
 
 /** Options of {@link withAuth}. */
@@ -87,7 +102,7 @@ export function withAuth<Args extends unknown[]>(
       const principal: Principal | null = optional
         ? await authenticator.authenticateOptional(request.headers, authOptions)
         : await authenticator.authenticate(request.headers, authOptions);
-      return await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest);
+      return withExpirationHeader(await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest), principal);
     } catch (error) {
       if (error instanceof DropsAuthError) return respondWithError(error);
       throw error;

@@ -8,6 +8,7 @@ import type { KeyManager } from '../keys/create-key-manager.js';
 import { mintOptionsFromBody } from '../keys/mint-options.js';
 import { jsonAnswer, type RouteAnswer } from '../leaked-keys/route-answer.js';
 import { parseKeyRoutesOptions, type KeyRoutesOptions } from './key-routes-options.js';
+import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
 
 /** What the `/keys` routes need of a request, from any framework. */
 export interface KeyRouteRequest {
@@ -66,6 +67,10 @@ function decodeId(rest: string): string {
  * - `DELETE /keys/:id`: `204`; `404` for no active key of the caller's with that id; `400` for an
  *   id that is not 64 lowercase hex.
  *
+ * A success answered to an API key that expires within 7 days carries `Drops-Key-Expiration`
+ * ({@link keyExpirationHeader}); adapters add it to the errors after authentication too
+ * (`authenticated`).
+ *
  * Every method on every path is authenticated first, so without a valid credential the answer is
  * the uniform 401, never a 404 or 405; authenticated, another method is a 405 with `Allow` and a
  * deeper path a 404.
@@ -122,14 +127,20 @@ export function createKeyRoutes(
     async handle(request) {
       const principal = await authenticator.authenticate(request.authorization, { accept: BOTH_CREDENTIALS, request: () => request.info() });
       request.authenticated?.(principal);
-      const method = request.method.toUpperCase();
-      const rest = routeOf(request.path);
-      if (rest === null) throw new NotFoundError('not found');
-      if (rest === '') return root(method, principal, request);
-      if (rest === 'events') return events(method, principal, request);
-      if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
-      await keys.revoke(principal, decodeId(rest), request.info());
-      return REVOKED;
+      const answer = await route(principal, request);
+      const expiration = keyExpirationHeader(principal);
+      return expiration === null ? answer : { ...answer, headers: { ...answer.headers, [KEY_EXPIRATION_HEADER]: expiration } };
     },
   };
+
+  async function route(principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
+    const method = request.method.toUpperCase();
+    const rest = routeOf(request.path);
+    if (rest === null) throw new NotFoundError('not found');
+    if (rest === '') return root(method, principal, request);
+    if (rest === 'events') return events(method, principal, request);
+    if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
+    await keys.revoke(principal, decodeId(rest), request.info());
+    return REVOKED;
+  }
 }

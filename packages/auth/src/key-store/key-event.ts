@@ -1,5 +1,8 @@
-/** What happened to a key: minted, revoked, or used for the first time. */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used';
+/**
+ * What happened to a key: minted, revoked, used for the first time, or expired (written once, when
+ * a request first came with the key after its expiry; its `at` is the expiry).
+ */
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired';
 
 /**
  * How it happened. `'api'`: the `/keys` routes, or a request authenticated with the key (its first

@@ -21,6 +21,8 @@ export interface NewKeyRecord {
   readonly name: string | null;
   readonly createdAt: Date;
   readonly provenance: KeyProvenance | null;
+  /** When the key stops authenticating (by the store's clock, {@link KeyStore.now}); `null`: never. */
+  readonly expiresAt: Date | null;
 }
 
 /** A key as listed to its owner. Never contains the secret. */
@@ -30,12 +32,20 @@ export interface KeyRecord {
   readonly name: string | null;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
+  /** When the key stops authenticating; `null`: never. */
+  readonly expiresAt: Date | null;
 }
 
 /** What the hot path needs of an active key. */
 export interface ActiveKey {
   readonly id: string;
   readonly accountId: string;
+  /**
+   * When the key stops authenticating, `null` for never. The authenticator compares it in memory
+   * with {@link KeyStore.now}: an expired key is still "active" to the store (not revoked), and
+   * refused with the uniform 401.
+   */
+  readonly expiresAt: Date | null;
 }
 
 /**
@@ -112,8 +122,8 @@ export interface RevokeManyOptions extends RevokeOptions {
  * @example
  * ```ts
  * const store: KeyStore = new MemoryKeyStore();
- * await store.create({ id, accountId: 'acct_1', prefix, name: 'ci', createdAt: new Date(), provenance: null });
- * await store.findActive(id); // { id, accountId: 'acct_1' }
+ * await store.create({ id, accountId: 'acct_1', prefix, name: 'ci', createdAt: new Date(), provenance: null, expiresAt: null });
+ * await store.findActive(id); // { id, accountId: 'acct_1', expiresAt: null }
  * ```
  */
 export interface KeyStore {
@@ -181,6 +191,20 @@ export interface KeyStore {
    * stays cheap: a store calls it only for a use it keeps for writing, at most once per kept use.
    */
   recordUse(id: string, at: Date, info?: () => RequestInfo): void;
+  /**
+   * The time that decides expiry, in ms since the epoch: the database's clock on PostgreSQL (the
+   * offset measured with the cache lease, so every instance refuses a key at the same instant),
+   * the process's (or an injected) clock in memory. Synchronous and cheap: the authenticator calls
+   * it for every request made with an expiring key.
+   */
+  now(): number;
+  /**
+   * Notes that a request came with the key `id` after its expiry. Fire-and-forget, as
+   * {@link KeyStore.recordUse}: it must not block or fail the request. Writes the key's one
+   * `'expired'` event (at the key's `expiresAt`, source `'api'`, actor the key id, with what `info`
+   * answers) unless one exists: idempotent across calls and instances over the same data.
+   */
+  recordExpired(id: string, info?: () => RequestInfo): void;
   /** Flushes pending writes and releases resources. */
   close(): Promise<void>;
 }

@@ -9,7 +9,7 @@ describe('MemoryKeyStore', () => {
     const store = new MemoryKeyStore({ minUseIntervalMs: 0 });
     const at = new Date(1_700_000_000_000);
     for (const id of ['a'.repeat(64), 'b'.repeat(64)]) {
-      await store.create({ id, accountId: 'acct_1', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null });
+      await store.create({ id, accountId: 'acct_1', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
       store.recordUse(id, at); // one Date for both, as the authenticator does within a millisecond
     }
     const [first] = await store.listByAccount('acct_1');
@@ -22,7 +22,7 @@ describe('MemoryKeyStore key events', () => {
   it('asks for the request details only for a use it keeps: once per key a minute', async () => {
     const store = new MemoryKeyStore();
     const id = 'c'.repeat(64);
-    await store.create({ id, accountId: 'acct_thunk', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null });
+    await store.create({ id, accountId: 'acct_thunk', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
     let calls = 0;
     const info = (): { ip: string; userAgent: string } => {
       calls++;
@@ -41,7 +41,7 @@ describe('MemoryKeyStore key events', () => {
   it('cuts request details to a bounded length', async () => {
     const store = new MemoryKeyStore();
     const id = 'e'.repeat(64);
-    await store.create({ id, accountId: 'acct_long', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null });
+    await store.create({ id, accountId: 'acct_long', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
     store.recordUse(id, new Date(), () => ({ ip: '1'.repeat(1_000), userAgent: 'u'.repeat(100_000) }));
     const [first] = (await store.listEvents('acct_long', { limit: 1 })).events;
     expect([first?.ip?.length, first?.userAgent?.length]).toEqual([64, 256]);
@@ -49,7 +49,7 @@ describe('MemoryKeyStore key events', () => {
 
   it('hands out copies of events: changing one changes nothing stored', async () => {
     const store = new MemoryKeyStore();
-    await store.create({ id: 'f'.repeat(64), accountId: 'acct_copy', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(5), provenance: null });
+    await store.create({ id: 'f'.repeat(64), accountId: 'acct_copy', prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(5), provenance: null, expiresAt: null });
     const [first] = (await store.listEvents('acct_copy', { limit: 1 })).events;
     first!.at.setTime(0);
     expect((await store.listEvents('acct_copy', { limit: 1 })).events[0]?.at).toEqual(new Date(5));

@@ -14,15 +14,21 @@ import {
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord, RevokeManyOptions, RevokeOptions } from './key-store.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
+import { systemClock, type Clock } from '../clock.js';
 
 /** Options of {@link MemoryKeyStore}. */
 export interface MemoryKeyStoreOptions {
   /** Least time between two recorded uses of a key, in ms. Default 60 000. */
   readonly minUseIntervalMs?: number;
+  /** The clock that decides expiry (`now()`). Default: `Date.now`. Inject one in tests. */
+  readonly clock?: Clock;
 }
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
-  z.strictObject({ minUseIntervalMs: z._default(z.number().check(z.minimum(0)), 60_000) }),
+  z.strictObject({
+    minUseIntervalMs: z._default(z.number().check(z.minimum(0)), 60_000),
+    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+  }),
 );
 
 interface MemoryRow {
@@ -30,6 +36,8 @@ interface MemoryRow {
   readonly active: ActiveKey;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Whether its `'expired'` event is written (once). */
+  expiryRecorded: boolean;
 }
 
 /** An event and its place in the store's one sequence (the cursor). */
@@ -58,10 +66,21 @@ export class MemoryKeyStore implements KeyStore {
   /** Recorded revocations by value not yet completed, by id, oldest first. */
   readonly #pendingRevocations = new Map<string, PendingRevocationRequest>();
   #lastPendingId = 0;
+  readonly #clock: Clock;
 
-  /** @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms). */
+  /**
+   * @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms).
+   * @param options.clock - the clock that decides expiry (default `Date.now`).
+   */
   constructor(options: MemoryKeyStoreOptions = {}) {
-    this.#minUseIntervalMs = parseOptions(optionsSchema(), options, 'new MemoryKeyStore').minUseIntervalMs;
+    const parsed = parseOptions(optionsSchema(), options, 'new MemoryKeyStore');
+    this.#minUseIntervalMs = parsed.minUseIntervalMs;
+    this.#clock = parsed.clock ?? systemClock;
+  }
+
+  /** The injected clock, else `Date.now`. */
+  now(): number {
+    return this.#clock();
   }
 
   async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
@@ -77,12 +96,13 @@ export class MemoryKeyStore implements KeyStore {
 
   #insert(key: NewKeyRecord, event: KeyEventContext | undefined): void {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
-    const record = { ...key };
+    const record = { ...key, expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt) };
     this.#rows.set(key.id, {
       record,
-      active: Object.freeze({ id: key.id, accountId: key.accountId }),
+      active: Object.freeze({ id: key.id, accountId: key.accountId, expiresAt: record.expiresAt }),
       lastUsedAt: null,
       revokedAt: null,
+      expiryRecorded: false,
     });
     this.#activeCounts.set(key.accountId, (this.#activeCounts.get(key.accountId) ?? 0) + 1);
     this.#addEvent('minted', record, key.createdAt, event ?? { ...UNATTRIBUTED_API_EVENT, actor: key.provenance?.subject ?? null });
@@ -109,9 +129,10 @@ export class MemoryKeyStore implements KeyStore {
     const keys: KeyRecord[] = [];
     for (const row of this.#rows.values()) {
       if (row.record.accountId !== accountId || row.revokedAt !== null) continue;
-      const { id, prefix, name, createdAt } = row.record;
+      const { id, prefix, name, createdAt, expiresAt } = row.record;
       // A copy: the authenticator hands the same `Date` to every use recorded in one millisecond.
-      keys.push({ id, prefix, name, createdAt, lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt) });
+      const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt);
+      keys.push({ id, prefix, name, createdAt, lastUsedAt, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
     }
     return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
@@ -200,6 +221,14 @@ export class MemoryKeyStore implements KeyStore {
       this.#addEvent('first_used', row.record, at, { source: 'api', actor: id, ...request, url: null });
     }
     if (last === undefined || at.getTime() > last) row.lastUsedAt = at;
+  }
+
+  /** Writes the key's one `'expired'` event, at its expiry; later calls change nothing. */
+  recordExpired(id: string, info?: () => RequestInfo): void {
+    const row = this.#rows.get(id);
+    if (row === undefined || row.expiryRecorded || row.record.expiresAt === null) return;
+    row.expiryRecorded = true;
+    this.#addEvent('expired', row.record, row.record.expiresAt, { source: 'api', actor: id, ...requestInfoFrom(info), url: null });
   }
 
   async close(): Promise<void> {}

@@ -39,6 +39,7 @@ describe('createKeyManager', () => {
       prefix: minted.apiKey.slice(0, 10),
       name: 'ci-main',
       createdAt: new Date(NOW).toISOString(),
+      expiresAt: null,
     });
     expect(minted.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
     const principal = await createAuthenticator({ keyStore: store }).authenticate(`Bearer ${minted.apiKey}`);
@@ -82,7 +83,7 @@ describe('createKeyManager', () => {
     await keys.mint(bob, { name: 'bob' });
     const listed = await keys.list(alice);
     expect(listed.map((k) => k.name)).toEqual(['two', 'one']);
-    expect(listed[0]).toEqual({ id: second.id, prefix: second.prefix, name: 'two', createdAt: second.createdAt, lastUsedAt: null });
+    expect(listed[0]).toEqual({ id: second.id, prefix: second.prefix, name: 'two', createdAt: second.createdAt, lastUsedAt: null, expiresAt: null });
     expect(JSON.stringify(listed)).not.toContain(first.apiKey);
     expect(JSON.stringify(listed)).not.toContain(second.apiKey);
   });

@@ -68,6 +68,11 @@ export interface KeyManagerOptions {
    * `login_too_old`), and the user signs in again. Default: unset (any valid ID token mints).
    */
   maxAuthAgeSeconds?: number;
+  /**
+   * When set, a mint's `expiresAt` may be at most this many seconds ahead (by `clock`); further is
+   * an `InvalidRequestError` (400). Default: unset (any future expiry, or none).
+   */
+  maxKeyLifetimeSeconds?: number;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
@@ -75,8 +80,9 @@ export interface KeyManager {
   /**
    * Mints a key for the principal's account. Only an ID token may mint (an API key gets the
    * uniform 401), and with `maxAuthAgeSeconds` only one from a recent enough sign-in. `options`
-   * may come from a request body: anything but `{ name?: string }` is an `InvalidRequestError`
-   * (400). The result is the 201 body and the only time the secret is ever returned. Writes a
+   * may come from a request body: anything but `{ name?: string, expiresAt?: string }` is an
+   * `InvalidRequestError` (400), and so is an `expiresAt` that is not strictly in the future or is
+   * further ahead than `maxKeyLifetimeSeconds`; nothing is stored then. The result is the 201 body and the only time the secret is ever returned. Writes a
    * `'minted'` event (source `'api'`, actor the token's `sub`, with `request`'s address and agent).
    */
   mint(principal: Principal, options?: MintOptions, request?: RequestInfo): Promise<MintedKeyJson>;
@@ -136,6 +142,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     mintRateLimit: z.optional(rateLimitOptionSchema()),
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
+    maxKeyLifetimeSeconds: z.optional(z.int().check(z.positive())),
   }),
 );
 
@@ -159,6 +166,14 @@ async function guard<T>(operation: KeyStoreOperation, call: () => Promise<T>): P
   } catch (cause) {
     if (cause instanceof InvalidRequestError) throw cause;
     throw new UnavailableError('key_store', { cause });
+  }
+}
+
+/** A mint's expiry must be strictly after `now` and, with a maximum lifetime, at most that far ahead: else a 400. */
+function checkExpiry(expiresAt: Date, now: number, maxKeyLifetimeSeconds: number | undefined): void {
+  if (expiresAt.getTime() <= now) throw new InvalidRequestError('invalid key request: expiresAt must be in the future');
+  if (maxKeyLifetimeSeconds !== undefined && expiresAt.getTime() - now > maxKeyLifetimeSeconds * 1000) {
+    throw new InvalidRequestError(`invalid key request: expiresAt must be at most ${maxKeyLifetimeSeconds} seconds ahead`);
   }
 }
 
@@ -187,7 +202,7 @@ function revokeBySecretEvent(context: RevokeBySecretContext): KeyEventContext {
  * ```ts
  * const keys = createKeyManager({ keyStore });
  * const minted = await keys.mint(principal, { name: 'ci-main' });
- * // { apiKey: 'hp_…', id: '…', prefix: 'hp_…', name: 'ci-main', createdAt: '2026-…' }
+ * // { apiKey: 'hp_…', id: '…', prefix: 'hp_…', name: 'ci-main', createdAt: '2026-…', expiresAt: null }
  * await keys.revoke(principal, minted.id);
  * ```
  *
@@ -206,6 +221,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   const rateLimit = options.mintRateLimit ?? DEFAULT_MINT_RATE_LIMIT;
   const limits = options.rateLimitStore ?? inProcessRateLimitStore({ clock });
   const maxAuthAgeSeconds = options.maxAuthAgeSeconds;
+  const maxKeyLifetimeSeconds = options.maxKeyLifetimeSeconds;
   const revokeIdsObserved = (ids: readonly string[], at: Date, event: KeyEventContext): Promise<Map<string, RevokeManyStatus>> =>
     observeRevocationsByValue((report) => guard('revokeMany', () => revokeIds(keyStore, ids, { at, event, report })));
   const drainPending = pendingRevocationsDrainer(keyStore, revokeIdsObserved);
@@ -219,7 +235,8 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
       const now = clock();
       if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
-      const name = parseMintOptions(mintOptions);
+      const { name, expiresAt } = parseMintOptions(mintOptions);
+      if (expiresAt !== null) checkExpiry(expiresAt, now, maxKeyLifetimeSeconds);
       const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
       if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
       const key = generateApiKey(random);
@@ -232,10 +249,18 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
           name,
           createdAt,
           provenance: provenanceOf(principal),
+          expiresAt,
         }, maxKeys, eventContextOf('api', principal.claims.sub, request)),
       );
       if (!created) throw new KeyLimitError(maxKeys);
-      return { apiKey: key.secret, id: key.id, prefix: key.prefix, name, createdAt: createdAt.toISOString() };
+      return {
+        apiKey: key.secret,
+        id: key.id,
+        prefix: key.prefix,
+        name,
+        createdAt: createdAt.toISOString(),
+        expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
+      };
     },
 
     async list(principal) {

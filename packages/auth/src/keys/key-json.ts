@@ -7,6 +7,8 @@ export interface KeyJson {
   readonly name: string | null;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** When the key stops authenticating (RFC 3339, UTC); `null`: never. */
+  readonly expiresAt: string | null;
 }
 
 /** The 201 body of a mint: the only time the secret (`apiKey`) is ever sent. */
@@ -16,6 +18,8 @@ export interface MintedKeyJson {
   readonly prefix: string;
   readonly name: string | null;
   readonly createdAt: string;
+  /** When the key stops authenticating (RFC 3339, UTC); `null`: never. */
+  readonly expiresAt: string | null;
 }
 
 /**
@@ -33,5 +37,6 @@ export function toKeyJson(key: KeyRecord): KeyJson {
     name: key.name,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt === null ? null : key.lastUsedAt.toISOString(),
+    expiresAt: key.expiresAt === null ? null : key.expiresAt.toISOString(),
   };
 }

@@ -12,9 +12,9 @@ describe('mintOptionsFromBody', () => {
 
   it.each([
     [{ name: 42 }, 'invalid key request: name must be a string'],
-    [{ name: 'ok', admin: true }, 'invalid key request: only "name" may be sent'],
-    ['ci-main', 'invalid key request: expected {"name": string}'],
-    [[1], 'invalid key request: expected {"name": string}'],
+    [{ name: 'ok', admin: true }, 'invalid key request: only "name" and "expiresAt" may be sent'],
+    ['ci-main', 'invalid key request: expected {"name"?: string, "expiresAt"?: RFC 3339 date-time}'],
+    [[1], 'invalid key request: expected {"name"?: string, "expiresAt"?: RFC 3339 date-time}'],
   ])('refuses %j with a 400 that says why', (body, message) => {
     const error = (() => {
       try {

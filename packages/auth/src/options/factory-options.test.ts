@@ -15,7 +15,7 @@ describe('factory options', () => {
     [
       'createAuthenticator, a keyStore that is not one',
       () => createAuthenticator({ keyStore: { findActive: 1 } as never }),
-      'createAuthenticator: options.keyStore: expected a KeyStore (create, findActive, listByAccount, revoke, recordUse)',
+      'createAuthenticator: options.keyStore: expected a KeyStore (create, findActive, listByAccount, revoke, recordUse, now, recordExpired)',
     ],
     [
       'createAuthenticator, no options at all',

@@ -14,6 +14,8 @@ export function delegatingKeyStore(inner: KeyStore, overrides: Partial<KeyStore>
     revokeMany: (ids, options) => inner.revokeMany(ids, options),
     listEvents: (accountId, page) => inner.listEvents(accountId, page),
     recordUse: (id, at, info) => inner.recordUse(id, at, info),
+    now: () => inner.now(),
+    recordExpired: (id, info) => inner.recordExpired(id, info),
     recordRevocationRequest: (request) => inner.recordRevocationRequest(request),
     pendingRevocationRequests: (options) => inner.pendingRevocationRequests(options),
     completeRevocationRequest: (options) => inner.completeRevocationRequest(options),

@@ -177,11 +177,51 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         assert.equal(res.headers['cache-control'], 'no-store');
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
         const body = json<Record<string, unknown>>(res);
-        assert.deepStrictEqual(Object.keys(body).sort(), ['apiKey', 'createdAt', 'id', 'name', 'prefix']);
+        assert.deepStrictEqual(Object.keys(body).sort(), ['apiKey', 'createdAt', 'expiresAt', 'id', 'name', 'prefix']);
         assert.match(String(body['apiKey']), /^hp_[A-Za-z0-9_-]{43}$/);
         assert.equal(body['prefix'], String(body['apiKey']).slice(0, 10));
         assert.equal(body['name'], 'ci-main');
         assert.equal((await mint('acct_mint')).name, null);
+      });
+
+      it('warns with Drops-Key-Expiration on answers to a key expiring within 7 days, never to others or ID tokens', async () => {
+        const soon = new Date(Date.now() + 3 * 86_400_000);
+        const later = new Date(Date.now() + 30 * 86_400_000);
+        const mintExpiring = async (expiresAt: Date): Promise<Minted> => {
+          const res = await send('POST', '/keys', [...token('acct_warned'), ...JSON_TYPE], JSON.stringify({ expiresAt: expiresAt.toISOString() }));
+          assert.equal(res.status, 201);
+          return json<Minted>(res);
+        };
+        const expiringSoon = await mintExpiring(soon);
+        const expiringLater = await mintExpiring(later);
+        const lasting = await mint('acct_warned');
+        const warned = await send('GET', '/keys', bearer(expiringSoon.apiKey));
+        assert.equal(warned.status, 200);
+        assert.equal(warned.headers['drops-key-expiration'], soon.toISOString());
+        // An error after authentication carries it too.
+        const notFound = await send('GET', '/keys/a/b', bearer(expiringSoon.apiKey));
+        assert.equal(notFound.status, 404);
+        assert.equal(notFound.headers['drops-key-expiration'], soon.toISOString());
+        for (const credential of [expiringLater.apiKey, lasting.apiKey, idp.mintIdToken({ sub: 'acct_warned' })]) {
+          const res = await send('GET', '/keys', bearer(credential));
+          assert.equal(res.status, 200);
+          assert.equal(res.headers['drops-key-expiration'], undefined);
+        }
+      });
+
+      it('mints with an expiresAt: 201 with it (UTC), and GET /keys lists it; null for a key without', async () => {
+        const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+        const offset = expiresAt.toISOString().replace('Z', '+00:00');
+        const res = await send('POST', '/keys', [...token('acct_expiring'), ...JSON_TYPE], JSON.stringify({ expiresAt: offset }));
+        assert.equal(res.status, 201);
+        const body = json<{ id: string; expiresAt: string | null }>(res);
+        assert.equal(body.expiresAt, expiresAt.toISOString());
+        const lasting = await mint('acct_expiring');
+        const list = json<{ keys: Array<{ id: string; expiresAt: string | null }> }>(await send('GET', '/keys', token('acct_expiring')));
+        assert.deepStrictEqual(
+          list.keys.map((k) => [k.id, k.expiresAt]).sort(),
+          [[body.id, expiresAt.toISOString()], [lasting.id, null]].sort(),
+        );
       });
 
       const badBodies: Array<readonly [string, string, number, ReadonlyArray<readonly [string, string]>?]> = [
@@ -189,6 +229,11 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         ['a JSON array', '["x"]', 400],
         ['a name that is not a string', '{"name": 42}', 400],
         ['an unknown field', '{"name":"a","scopes":["all"]}', 400],
+        ['an expiresAt in the past', '{"expiresAt":"2020-01-01T00:00:00Z"}', 400],
+        ['an expiresAt that is not a date', '{"expiresAt":"tomorrow"}', 400],
+        ['an expiresAt without an offset', '{"expiresAt":"2999-01-01T00:00:00"}', 400],
+        ['an expiresAt that is no calendar day', '{"expiresAt":"2999-02-30T00:00:00Z"}', 400],
+        ['an expiresAt that is not a string', '{"expiresAt":4102444800000}', 400],
         ['a compressed body', '{}', 400, [['Content-Encoding', 'gzip']]],
         ['a body over the limit', JSON.stringify({ name: 'x'.repeat(4 * BODY_LIMIT) }), 413],
       ];

@@ -3,6 +3,7 @@ import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { describeKeyEventConformance } from './key-event-conformance.js';
 import { describePendingRevocationConformance } from './pending-revocation-conformance.js';
+import { describeKeyExpiryConformance } from './key-expiry-conformance.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A hook or test body: may return a promise. */
@@ -85,7 +86,7 @@ export function describeKeyStoreConformance(
     it('finds a created key by id, with its account', async () => {
       const key = sampleKeyRecord();
       await h.store.create(key);
-      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId });
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId, expiresAt: null });
     });
 
     it('answers null for an unknown id', async () => {
@@ -96,7 +97,7 @@ export function describeKeyStoreConformance(
       const key = sampleKeyRecord();
       await h.store.create(key);
       await assert.rejects(h.store.create({ ...key, accountId: 'acct_other' }));
-      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId });
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: key.accountId, expiresAt: null });
     });
 
     it('never holds the secret', async () => {
@@ -122,6 +123,7 @@ export function describeKeyStoreConformance(
         name: newer.name,
         createdAt: newer.createdAt,
         lastUsedAt: null,
+        expiresAt: null,
       });
       assert.deepStrictEqual(await h.store.listByAccount('acct_nobody'), []);
     });
@@ -148,7 +150,7 @@ export function describeKeyStoreConformance(
       const key = sampleKeyRecord({ accountId: 'acct_owner' });
       await h.store.create(key);
       assert.equal(await h.store.revoke('acct_attacker', key.id, { at: new Date() }), false);
-      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: 'acct_owner' });
+      assert.deepStrictEqual(await h.store.findActive(key.id), { id: key.id, accountId: 'acct_owner', expiresAt: null });
     });
 
     it('answers false for revoking twice or an unknown id', async () => {
@@ -217,7 +219,7 @@ export function describeKeyStoreConformance(
         // Revoked keys do not count.
         assert.equal(await h.store.revoke('acct_limit', keys[0]!.id, { at: new Date() }), true);
         assert.equal(await create(over, 3), true);
-        assert.deepStrictEqual(await h.store.findActive(over.id), { id: over.id, accountId: 'acct_limit' });
+        assert.deepStrictEqual(await h.store.findActive(over.id), { id: over.id, accountId: 'acct_limit', expiresAt: null });
         assert.equal(await create(sampleKeyRecord({ accountId: 'acct_limit' }), 3), false);
       });
 
@@ -284,6 +286,7 @@ export function describeKeyStoreConformance(
 
     describeKeyEventConformance(test, () => h, capabilities);
     describePendingRevocationConformance(test, () => h, capabilities);
+    describeKeyExpiryConformance(test, () => h, capabilities);
 
     if (capabilities.persistent === true) {
     it('keeps keys and revocations across a reopen', async () => {
@@ -294,7 +297,7 @@ export function describeKeyStoreConformance(
       await h.store.create(revoked);
       await h.store.revoke(revoked.accountId, revoked.id, { at: new Date() });
       const reopened = await h.reopen();
-      assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId });
+      assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId, expiresAt: null });
       assert.equal(await reopened.findActive(revoked.id), null);
     });
     }

@@ -63,7 +63,7 @@ export function describePendingRevocationConformance(
       const key = sampleKeyRecord();
       await store.create(key);
       await store.recordRevocationRequest({ keyIds: [key.id], at: new Date(), event: BY_VALUE });
-      assert.deepStrictEqual(await store.findActive(key.id), { id: key.id, accountId: key.accountId });
+      assert.deepStrictEqual(await store.findActive(key.id), { id: key.id, accountId: key.accountId, expiresAt: null });
       for (const request of await pendingWith(store, [key.id])) await store.completeRevocationRequest({ id: request.id });
     });
 

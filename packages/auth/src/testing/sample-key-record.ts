@@ -25,6 +25,7 @@ export function sampleKeyRecord(overrides: Partial<NewKeyRecord> = {}): NewKeyRe
     name: `key-${counter}`,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, counter)),
     provenance: { subject: 'user_1', signInProvider: 'google.com', authTime: new Date(Date.UTC(2026, 0, 1)) },
+    expiresAt: null,
     ...overrides,
   };
 }

@@ -103,7 +103,7 @@ describe('drops-auth-postgres', () => {
       const store = await openPostgresKeyStore({ connectionString: database.url, migrate });
       const key = sampleKeyRecord({ accountId: 'acct_sql' });
       await store.create(key);
-      expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql' });
+      expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql', expiresAt: null });
       await store.close();
     }
   });
@@ -142,7 +142,7 @@ describe('drops-auth-postgres', () => {
     try {
       const key = sampleKeyRecord({ accountId: 'acct_role' });
       expect(await store.createWithinLimit(key, 10)).toBe(true);
-      expect(await peer.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_role' });
+      expect(await peer.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_role', expiresAt: null });
       store.recordUse(key.id, new Date());
       expect(await store.revoke('acct_role', key.id, { at: new Date() })).toBe(true);
       expect(await peer.findActive(key.id)).toBeNull();

@@ -1,6 +1,7 @@
 import { activeKeyCacheOf } from '../active-key-cache.js';
 import { LeasedKeyCache } from '../lease/leased-key-cache.js';
 import type { LeaseTiming } from '../lease/lease.js';
+import type { DatabaseClock } from '../lease/database-clock.js';
 import type { Queryable } from '../queryable.js';
 import { InProcessKeyCache } from './in-process-key-cache.js';
 import { noKeyCache, type KeyCache } from './key-cache.js';
@@ -13,6 +14,8 @@ export interface KeyCacheSettings {
   readonly leased: boolean;
   readonly timing: LeaseTiming;
   readonly monotonicNow: () => number;
+  /** Corrected by each lease renewal. */
+  readonly clock: DatabaseClock;
   readonly onError: (error: unknown) => void;
 }
 
@@ -32,6 +35,7 @@ export function openKeyCache(settings: KeyCacheSettings): KeyCache {
     capacity: maxCachedKeys,
     openSession,
     monotonicNow: settings.monotonicNow,
+    clock: settings.clock,
     onError: settings.onError,
   });
 }

@@ -67,7 +67,7 @@ describe('the lease-coherent key cache', () => {
     await s.create(key);
     await cachedOn(s, key.id);
     const before = counting.count();
-    for (let i = 0; i < 1_000; i++) expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_memory' });
+    for (let i = 0; i < 1_000; i++) expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_memory', expiresAt: null });
     expect(counting.count() - before).toBe(0);
     // Unknown keys are never cached: each one is a query.
     const unknown = sampleKeyRecord().id;
@@ -182,7 +182,7 @@ describe('the lease-coherent key cache', () => {
     proxy.stall();
     // Every lease deadline lies in [createdAt, cachedAt] + lease - margin.
     offset += createdAt + leaseMs - leaseMarginMs - 1 - monotonicNow();
-    expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_gone' });
+    expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_gone', expiresAt: null });
     offset += cachedAt + leaseMs - monotonicNow();
     for (let i = 0; i < 3; i++) expect(await outcome(s, key.id)).toBe('unavailable');
     proxy.restore();
@@ -190,7 +190,7 @@ describe('the lease-coherent key cache', () => {
 });
 
 describe('CoherentKeyCache, on an exact clock', () => {
-  const key = Object.freeze({ id: 'k1', accountId: 'acct' });
+  const key = Object.freeze({ id: 'k1', accountId: 'acct', expiresAt: null });
 
   function cacheAt(): { cache: CoherentKeyCache; clock: { now: number } } {
     const clock = { now: 1_000 };

@@ -5,12 +5,14 @@ import type { KeyCache } from '../key-cache/key-cache.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
 import { renewalIntervalMs, type LeaseTiming } from './lease.js';
 import { RevocationListener } from './revocation-listener.js';
+import type { DatabaseClock } from './database-clock.js';
 
 /** What a {@link LeasedKeyCache} needs. @internal */
 export interface LeasedKeyCacheOptions extends LeaseTiming {
   readonly capacity: number;
   readonly openSession: () => Promise<DedicatedSession>;
   readonly monotonicNow: () => number;
+  readonly clock: DatabaseClock;
   readonly onError: (error: unknown) => void;
 }
 
@@ -37,6 +39,7 @@ export class LeasedKeyCache implements KeyCache {
       cache: this.#keys,
       instanceId: randomUUID(),
       monotonicNow: options.monotonicNow,
+      clock: options.clock,
       onAcknowledgement: () => {
         const waiting = [...this.#acknowledgements];
         this.#acknowledgements.clear();

@@ -1,6 +1,7 @@
 import type { CoherentKeyCache } from './coherent-key-cache.js';
 import type { DedicatedSession } from '../dedicated-session.js';
 import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
+import type { DatabaseClock } from './database-clock.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 
 const SQL = {
@@ -13,14 +14,16 @@ const SQL = {
     )
     insert into ${LEASES_TABLE} (lease_id, instance_id, expires_at, seen_revision)
     select $1, $2, now() + $3 * interval '1 millisecond', r.revision from ${REVISION_TABLE} r
-    returning seen_revision`,
+    returning seen_revision, extract(epoch from clock_timestamp()) * 1000 as database_ms`,
   // Renews, acknowledges every revision processed so far, and wakes the revokers waiting on it.
   renew: `with renewed as (
       update ${LEASES_TABLE} set expires_at = now() + $2 * interval '1 millisecond',
         seen_revision = greatest(seen_revision, $3::bigint)
       where lease_id = $1 returning seen_revision
     )
-    select seen_revision, case when $4::boolean then pg_notify('${ACKS_CHANNEL}', $1) end as woke from renewed`,
+    select seen_revision, case when $4::boolean then pg_notify('${ACKS_CHANNEL}', $1) end as woke,
+      extract(epoch from clock_timestamp()) * 1000 as database_ms
+    from renewed`,
   release: `delete from ${LEASES_TABLE} where lease_id = $1`,
 } as const;
 
@@ -30,6 +33,8 @@ export interface RevocationListenerOptions extends LeaseTiming {
   readonly cache: CoherentKeyCache;
   readonly instanceId: string;
   readonly monotonicNow: () => number;
+  /** The database's clock: each acquisition and renewal measures its offset. */
+  readonly clock: DatabaseClock;
   /** An instance acknowledged a revision: revokers waiting here re-check. */
   readonly onAcknowledgement: () => void;
   readonly onError: (error: unknown) => void;
@@ -128,8 +133,14 @@ export class RevocationListener {
       await session.exec(SQL.listen);
       check();
       let sentAt = o.monotonicNow();
-      const { rows } = await session.query<{ seen_revision: string }>(SQL.acquire, [leaseId, o.instanceId, o.leaseMs], { timeoutMs });
+      let wallSentAt = o.clock.wallNow();
+      const { rows } = await session.query<{ seen_revision: string; database_ms: string | number }>(
+        SQL.acquire,
+        [leaseId, o.instanceId, o.leaseMs],
+        { timeoutMs },
+      );
       check();
+      o.clock.observe(Number(rows[0]?.database_ms), wallSentAt, o.clock.wallNow());
       const first = Number(rows[0]?.seen_revision ?? 0);
       if (first > processed) processed = first;
       acknowledged = first;
@@ -145,9 +156,11 @@ export class RevocationListener {
         const ack = processed > acknowledged;
         const carrying = processed;
         sentAt = o.monotonicNow();
-        const renewed = await session.query(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], { timeoutMs });
+        wallSentAt = o.clock.wallNow();
+        const renewed = await session.query<{ database_ms: string | number }>(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], { timeoutMs });
         check();
         if (renewed.rows.length !== 1) throw new SessionLost('the lease row is gone');
+        o.clock.observe(Number(renewed.rows[0]!.database_ms), wallSentAt, o.clock.wallNow());
         o.cache.renewed(leaseDeadline(o, sentAt));
         acknowledged = carrying;
         renewAt = sentAt + timeoutMs;

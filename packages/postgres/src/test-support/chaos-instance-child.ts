@@ -30,7 +30,7 @@ const store = new PostgresKeyStore({
 async function answer(request: ChildRequest): Promise<unknown> {
   if (request.op === 'find') return store.findActive(request.id);
   if (request.op === 'revoke') return store.revoke(request.accountId, request.id, { at: new Date() });
-  return store.create({ ...request.key, createdAt: new Date(request.key.createdAt), provenance: null });
+  return store.create({ ...request.key, createdAt: new Date(request.key.createdAt), provenance: null, expiresAt: null });
 }
 
 process.on('message', (request: ChildRequest) => {
