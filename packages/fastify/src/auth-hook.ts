@@ -1,5 +1,5 @@
 import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import './drops-auth-request.js';
 import { answerError, type OnError } from './on-error.js';
@@ -48,6 +48,8 @@ export function authHook(authenticator: Authenticator, optional: boolean, option
         ? await authenticator.authenticateOptional(authorization, authOptions)
         : await authenticator.authenticate(authorization, authOptions);
       (request as { auth: unknown }).auth = principal;
+      const expiration = keyExpirationHeader(principal);
+      if (expiration !== null) reply.header(KEY_EXPIRATION_HEADER, expiration);
     } catch (error) {
       if (error instanceof DropsAuthError) return answerError(request, reply, error, onError);
       throw error;

@@ -1,5 +1,5 @@
 import { DropsAuthError, type Authenticator, type CredentialType, type Principal } from '@drops/auth';
-import { parseAccept } from '@drops/auth/adapter';
+import { KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
 import type { MiddlewareHandler } from 'hono';
 import { answerError, type OnError } from './answer-error.js';
 import { clientInfoOf, type ClientIp } from './client-info.js';
@@ -69,6 +69,8 @@ export function authMiddleware(
       throw error;
     }
     c.set('auth', principal);
+    const expiration = keyExpirationHeader(principal);
+    if (expiration !== null) c.header(KEY_EXPIRATION_HEADER, expiration);
     await next();
   };
   return middleware;

@@ -1,5 +1,5 @@
 import type { CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept, requestInfoOfNodeRequest } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept, requestInfoOfNodeRequest } from '@drops/auth/adapter';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { DropsAuthContext } from './drops-auth-options.js';
 import { DROPS_AUTH } from './drops-auth-token.js';
@@ -38,10 +38,14 @@ export class DropsAuthGuard implements CanActivate {
     const request = execution.switchToHttp().getRequest<{ auth?: unknown }>();
     const raw = rawRequestOf(request);
     // A DropsAuthError thrown here is answered by DropsAuthErrorFilter as its exact bytes.
-    request.auth = await this.context.authenticator.authenticate(authorizationOfNodeRequest(raw), {
+    const principal = await this.context.authenticator.authenticate(authorizationOfNodeRequest(raw), {
       accept: this.accept,
       request: () => requestInfoOfNodeRequest(raw, clientIpOf(request)),
     });
+    request.auth = principal;
+    // Express's response and Fastify's reply both have `header(name, value)`.
+    const expiration = keyExpirationHeader(principal);
+    if (expiration !== null) execution.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header(KEY_EXPIRATION_HEADER, expiration);
     return true;
   }
 }

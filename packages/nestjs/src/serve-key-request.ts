@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DropsAuthError, PayloadTooLargeError } from '@drops/auth';
-import { authorizationOfNodeRequest, parseJsonText, readJsonBody, requestInfoOfNodeRequest, writeNodeAnswer } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseJsonText, readJsonBody, requestInfoOfNodeRequest, writeNodeAnswer } from '@drops/auth/adapter';
 import type { DropsAuthContext } from './drops-auth-options.js';
 
 type KeyRoutesMount = NonNullable<DropsAuthContext['keyRoutes']>;
@@ -40,6 +40,9 @@ export async function serveKeyRequest(
       readJson: (limit) => readKeysBody(req, limit),
       authenticated: (principal) => {
         (frameworkRequest as { auth?: unknown }).auth = principal;
+        // Set now, so the errors after authentication (400, 404, 405) carry it too.
+        const expiration = keyExpirationHeader(principal);
+        if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
       },
     });
     writeNodeAnswer(res, answer);
