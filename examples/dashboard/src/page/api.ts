@@ -19,7 +19,7 @@ export interface MintedKey {
 }
 
 /** What happened to a key. */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used';
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired';
 
 /** How it happened: the API, revoke by value, GitHub secret scanning, an operator. */
 export type KeyEventSource = 'api' | 'revoke_by_value' | 'github_secret_scanning' | 'operator';

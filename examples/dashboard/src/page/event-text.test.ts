@@ -29,6 +29,10 @@ describe('eventText', () => {
     });
   });
 
+  it('says a key expired, and nothing of the request that noticed it', () => {
+    expect(eventText({ ...base, type: 'expired', source: 'api', actor: null, ip: '203.0.113.7' })).toEqual({ title: 'Expired', detail: '', link: null });
+  });
+
   it('says a key found by GitHub secret scanning was found in a public repository, and links there', () => {
     const url = 'https://github.com/someone/repo/blob/abc/config.env';
     const found = { ...base, type: 'revoked' as const, source: 'github_secret_scanning' as const, actor: 'github', ip: '140.82.115.1' };

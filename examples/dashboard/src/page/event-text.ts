@@ -12,7 +12,7 @@ export interface EventText {
   readonly link: string | null;
 }
 
-const TITLES: Record<string, string> = { minted: 'Minted', first_used: 'First used', revoked: 'Revoked' };
+const TITLES: Record<string, string> = { minted: 'Minted', first_used: 'First used', revoked: 'Revoked', expired: 'Expired' };
 const KEY_ID = /^[0-9a-f]{64}$/;
 
 function linkOf(url: string | undefined): string | null {
@@ -51,6 +51,8 @@ function revokedHow(event: KeyEventInfo): string | null {
  */
 export function eventText(event: KeyEventInfo): EventText {
   const title = TITLES[event.type] ?? event.type;
+  // The key reached its expiry: no one acted, and the request that noticed it is nobody's business.
+  if (event.type === 'expired') return { title, detail: '', link: null };
   if (event.source === 'github_secret_scanning') {
     // The address is GitHub's, not the leaker's: where the key was found is what matters.
     const link = linkOf(event.url);
