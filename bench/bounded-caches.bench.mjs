@@ -60,7 +60,12 @@ export async function run() {
     5,
   );
   // Bounded, and full: exactly `CAPACITY` of the ids answer from each cache.
-  for (const [name, cache] of [['floor', floorMap], ['verified-token', tokens], ['active-key', active], ['coherent-key', coherent]]) {
+  for (const [name, cache] of [
+    ['floor', floorMap],
+    ['verified-token', tokens],
+    ['active-key', active],
+    ['coherent-key', coherent],
+  ]) {
     let held = 0;
     for (const id of ids) if (cache.get(id) !== undefined) held++;
     if (held !== CAPACITY) throw new Error(`the ${name} cache holds ${held} ids, not ${CAPACITY}`);

@@ -18,10 +18,26 @@ export async function run() {
     const k = generateApiKey();
     secrets.push(k.secret);
     map.set(k.id, { id: k.id, accountId: `acct_${i}` });
-    await store.create({ id: k.id, accountId: `acct_${i}`, prefix: k.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
+    await store.create({
+      id: k.id,
+      accountId: `acct_${i}`,
+      prefix: k.prefix,
+      name: null,
+      createdAt: new Date(),
+      provenance: null,
+      expiresAt: null,
+    });
     const e = generateApiKey();
     expiringSecrets.push(e.secret);
-    await expiringStore.create({ id: e.id, accountId: `acct_${i}`, prefix: e.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: inAYear });
+    await expiringStore.create({
+      id: e.id,
+      accountId: `acct_${i}`,
+      prefix: e.prefix,
+      name: null,
+      createdAt: new Date(),
+      provenance: null,
+      expiresAt: inAYear,
+    });
   }
   const headers = secrets.map((s) => `Bearer ${s}`);
   const expiringHeaders = expiringSecrets.map((s) => `Bearer ${s}`);
@@ -30,20 +46,24 @@ export async function run() {
 
   let sink = 0;
   const slice = { ms: 300, warmupMs: 100 };
-  const { floor, ours, expiring } = await interleaved({
-    floor: async () =>
-      syncOpsPerSec((i) => {
-        if (map.get(hash('sha256', secrets[i & 1023], 'hex')) !== undefined) sink++;
-      }, slice),
-    // The harness awaits the promise authenticate() returns, as a caller does; it rejects unless
-    // the key authenticated (checked once more below).
-    ours: () => asyncOpsPerSec((i) => authenticator.authenticate(headers[i & 1023]), slice),
-    expiring: () => asyncOpsPerSec((i) => expiringAuthenticator.authenticate(expiringHeaders[i & 1023]), slice),
-  }, 9);
+  const { floor, ours, expiring } = await interleaved(
+    {
+      floor: async () =>
+        syncOpsPerSec((i) => {
+          if (map.get(hash('sha256', secrets[i & 1023], 'hex')) !== undefined) sink++;
+        }, slice),
+      // The harness awaits the promise authenticate() returns, as a caller does; it rejects unless
+      // the key authenticated (checked once more below).
+      ours: () => asyncOpsPerSec((i) => authenticator.authenticate(headers[i & 1023]), slice),
+      expiring: () => asyncOpsPerSec((i) => expiringAuthenticator.authenticate(expiringHeaders[i & 1023]), slice),
+    },
+    9,
+  );
   if (sink === 0) throw new Error('nothing measured');
   for (const [i, header] of headers.entries()) {
     if ((await authenticator.authenticate(header)).accountId !== `acct_${i}`) throw new Error('wrong account');
-    if ((await expiringAuthenticator.authenticate(expiringHeaders[i])).expiresAt?.getTime() !== inAYear.getTime()) throw new Error('no expiry');
+    if ((await expiringAuthenticator.authenticate(expiringHeaders[i])).expiresAt?.getTime() !== inAYear.getTime())
+      throw new Error('no expiry');
   }
   return [
     { group: 'API key, in process', name: 'floor: crypto.hash sha256 + Map.get', opsPerSec: floor },

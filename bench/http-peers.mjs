@@ -116,7 +116,15 @@ async function expressDropsAuth() {
     ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
     : await openPGliteKeyStore({ dataDir: ':memory:' });
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_bench', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
+  await keyStore.create({
+    id: key.id,
+    accountId: 'acct_bench',
+    prefix: key.prefix,
+    name: null,
+    createdAt: new Date(),
+    provenance: null,
+    expiresAt: null,
+  });
   extra.apiKey = key.secret;
   const idTokenVerifier = createIdTokenVerifier({ issuer, audience, jwksUrl: jwksUri });
   await idTokenVerifier.warmUp();
@@ -125,17 +133,25 @@ async function expressDropsAuth() {
   app.disable('x-powered-by');
   app.get('/whoami', drops.requireAuth(), (req, res) => {
     const principal = principalOf(req);
-    res.set('cache-control', 'no-store').json(
-      principal.credential === 'api_key'
-        ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
-        : { accountId: principal.accountId, credential: 'id_token' },
-    );
+    res
+      .set('cache-control', 'no-store')
+      .json(
+        principal.credential === 'api_key'
+          ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
+          : { accountId: principal.accountId, credential: 'id_token' },
+      );
   });
   app.use(drops.errorHandler());
   return createServer(app);
 }
 
-const kinds = { 'node-http': nodeHttp, express: bareExpress, 'express-shaped': shapedExpress, 'oauth2-jwt-bearer': oauth2JwtBearer, 'express-drops-auth': expressDropsAuth };
+const kinds = {
+  'node-http': nodeHttp,
+  express: bareExpress,
+  'express-shaped': shapedExpress,
+  'oauth2-jwt-bearer': oauth2JwtBearer,
+  'express-drops-auth': expressDropsAuth,
+};
 const make = kinds[process.argv[2]];
 if (make === undefined) {
   process.stderr.write(`usage: node bench/http-peers.mjs ${Object.keys(kinds).join('|')}\n`);

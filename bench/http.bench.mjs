@@ -256,7 +256,11 @@ export async function run() {
     await whoami(bareExpress.url);
     await whoami(shapedExpress.url);
 
-    const shaped = { name: 'bare Express 5 route, no auth, per-request properties declared', url: shapedExpress.url, pid: shapedExpress.child.pid };
+    const shaped = {
+      name: 'bare Express 5 route, no auth, per-request properties declared',
+      url: shapedExpress.url,
+      pid: shapedExpress.child.pid,
+    };
     const contenders = [
       { name: 'floor: node:http, no auth', url: nodeHttp.url, pid: nodeHttp.child.pid },
       { name: 'bare Express 5 route, no auth', url: bareExpress.url, pid: bareExpress.child.pid, baseline: true },
@@ -269,11 +273,26 @@ export async function run() {
       // Issue 13: the lease-coherent cache answers API keys from memory on PostgreSQL too.
       { name: 'reference /whoami, API key, PostgreSQL', url: postgres.url, pid: postgres.child.pid, auth: pgKey, target: 0.85 },
       { name: 'reference /whoami, ID token, PostgreSQL', url: postgres.url, pid: postgres.child.pid, auth: token, target: 0.8 },
-      { name: 'reference /whoami, API key, PGlite, no access log (LOG_LEVEL=warn)', url: liteQuiet.url, pid: liteQuiet.child.pid, auth: quietKey },
+      {
+        name: 'reference /whoami, API key, PGlite, no access log (LOG_LEVEL=warn)',
+        url: liteQuiet.url,
+        pid: liteQuiet.child.pid,
+        auth: quietKey,
+      },
       { name: 'reference /whoami, API key, PGlite, no access log, no metrics', url: liteBare.url, pid: liteBare.child.pid, auth: bareKey },
-      { name: 'Express + drops requireAuth only, API key, PGlite', url: minimalLite.url, pid: minimalLite.child.pid, auth: `Bearer ${minimalLite.apiKey}` },
+      {
+        name: 'Express + drops requireAuth only, API key, PGlite',
+        url: minimalLite.url,
+        pid: minimalLite.child.pid,
+        auth: `Bearer ${minimalLite.apiKey}`,
+      },
       { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, pid: minimalLite.child.pid, auth: token },
-      { name: 'Express + drops requireAuth only, API key, PostgreSQL', url: minimalPg.url, pid: minimalPg.child.pid, auth: `Bearer ${minimalPg.apiKey}` },
+      {
+        name: 'Express + drops requireAuth only, API key, PostgreSQL',
+        url: minimalPg.url,
+        pid: minimalPg.child.pid,
+        auth: `Bearer ${minimalPg.apiKey}`,
+      },
     ];
     const best = contenders.map(() => 0);
     const leastCpu = contenders.map(() => Infinity);

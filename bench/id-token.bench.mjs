@@ -48,18 +48,31 @@ export async function run() {
     const bearerVerify = (token) =>
       new Promise((resolve, reject) => {
         const headers = { authorization: `Bearer ${token}`, host: 'localhost' };
-        const req = { headers, query: {}, is: () => false, method: 'GET', url: '/', protocol: 'http', get: (h) => headers[h.toLowerCase()] };
+        const req = {
+          headers,
+          query: {},
+          is: () => false,
+          method: 'GET',
+          url: '/',
+          protocol: 'http',
+          get: (h) => headers[h.toLowerCase()],
+        };
         bearer(req, {}, (err) => (err ? reject(err) : resolve(req.auth)));
       });
     for (const t of tokens.slice(0, 2)) {
-      await Promise.all([fresh.verify(t), jose.jwtVerify(t, local, joseOpts), jose.jwtVerify(t, remote, joseOpts), jwtVerify(t), bearerVerify(t)]);
+      await Promise.all([
+        fresh.verify(t),
+        jose.jwtVerify(t, local, joseOpts),
+        jose.jwtVerify(t, remote, joseOpts),
+        jwtVerify(t),
+        bearerVerify(t),
+      ]);
     }
 
     const slice = { ms: 500, warmupMs: 100 };
     const one = (fn) => () => asyncOpsPerSec((i) => fn(pick(i)), slice);
     const many = (fn) => () => asyncOpsPerSec((i) => fn(pick(i)), { ...slice, concurrency: IN_FLIGHT });
-    const subtleVerify = (i) =>
-      webcrypto.subtle.verify('RSASSA-PKCS1-v1_5', cryptoKey, split[i & 63].sig, split[i & 63].data);
+    const subtleVerify = (i) => webcrypto.subtle.verify('RSASSA-PKCS1-v1_5', cryptoKey, split[i & 63].sig, split[i & 63].data);
 
     const serial = await interleaved(
       {

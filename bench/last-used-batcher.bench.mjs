@@ -38,9 +38,12 @@ export async function run() {
   const ids = Array.from({ length: KEYS }, (_, i) => bytes.toString('hex', i * 32, i * 32 + 32));
   const floorMap = new Map();
   let flushed = 0;
-  const batcher = new LastUsedBatcher({ flush: async (entries) => {
+  const batcher = new LastUsedBatcher({
+    flush: async (entries) => {
       flushed += entries.size;
-    }, flushIntervalMs: 3_600_000 });
+    },
+    flushIntervalMs: 3_600_000,
+  });
   const slice = { ms: 1_000, warmupMs: 300 };
   const { floor, ours } = await interleaved(
     {

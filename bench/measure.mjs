@@ -40,8 +40,7 @@ export async function asyncOpsPerSec(fn, { ms = 1500, warmupMs = 300, concurrenc
   return run(ms);
 }
 
-export const fmt = (opsPerSec) =>
-  opsPerSec >= 1e6 ? `${(opsPerSec / 1e6).toFixed(2)} M/s` : `${(opsPerSec / 1e3).toFixed(1)} k/s`;
+export const fmt = (opsPerSec) => (opsPerSec >= 1e6 ? `${(opsPerSec / 1e6).toFixed(2)} M/s` : `${(opsPerSec / 1e3).toFixed(1)} k/s`);
 
 /**
  * Measures several contenders in interleaved rounds (A B C, A B C, …) and keeps each one's best

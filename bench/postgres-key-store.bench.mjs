@@ -87,9 +87,7 @@ async function measure(group, db, floors, keys, target) {
   const mean = totals.map((t) => t / ROUNDS);
   const floor = Math.max(...mean.filter((_, i) => contenders[i].floor));
   const rows = contenders.map((c, i) =>
-    c.floor
-      ? { group, name: c.name, opsPerSec: mean[i] }
-      : { group, name: c.name, opsPerSec: mean[i], ratio: mean[i] / floor, target },
+    c.floor ? { group, name: c.name, opsPerSec: mean[i] } : { group, name: c.name, opsPerSec: mean[i], ratio: mean[i] / floor, target },
   );
   await store.close();
   if (misses > 0) throw new Error(`${group}: ${misses} lookups answered wrong`);

@@ -108,10 +108,13 @@ export async function run() {
     let queries = 0;
     const pool = new pg.Pool({ connectionString: scratch.url });
     const inner = fromPgPool(pool);
-    const counting = { ...inner, query: (...args) => {
-      queries++;
-      return inner.query(...args);
-    } };
+    const counting = {
+      ...inner,
+      query: (...args) => {
+        queries++;
+        return inner.query(...args);
+      },
+    };
     const store = new PostgresKeyStore({ db: counting, closeDatabase: true });
     const authenticator = createAuthenticator({ keyStore: store });
     const keys = Array.from({ length: 100 }, () => ({ ...generateApiKey(), accountId: 'acct_steady', name: null, createdAt: new Date() }));

@@ -21,7 +21,7 @@ import { createScratchDatabase } from './scratch-database.mjs';
 import { fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '@drops/auth-postgres';
 
 const MS = Number(process.env.BENCH_SCALE_MS ?? 2_000);
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,100000,1000000").split(",").map(Number);
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
 const CONCURRENCY = 32;
 const ROUNDS = 3;
 const GROUP = 'Scale: key lookup on PostgreSQL';

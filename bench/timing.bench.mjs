@@ -37,7 +37,11 @@ const KINDS = ['active', 'unknown', 'revoked', 'malformed', 'expired'];
 // ---- statistics -------------------------------------------------------------------------------
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
-const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 for erf). */
 function phi(z) {
@@ -93,7 +97,10 @@ function makeKeys(n, prefix) {
 
 async function seed(db, active, revoked) {
   await migrateKeyStore(db);
-  for (const [keys, revokedAt] of [[active, null], [revoked, new Date()]]) {
+  for (const [keys, revokedAt] of [
+    [active, null],
+    [revoked, new Date()],
+  ]) {
     for (let i = 0; i < keys.length; i += 1000) {
       const chunk = keys.slice(i, i + 1000);
       await db.query(
@@ -144,7 +151,10 @@ function rowsOf(group, samples) {
     const [p50, p90, p99] = [0.5, 0.9, 0.99].map((q) => quantile(sorted, q));
     rows.push({
       group,
-      name: kind === 'active' ? 'active key (200, for reference)' : `401: ${kind} ${kind === 'expired' ? 'ID token' : kind === 'malformed' ? 'credential' : 'key'}`,
+      name:
+        kind === 'active'
+          ? 'active key (200, for reference)'
+          : `401: ${kind} ${kind === 'expired' ? 'ID token' : kind === 'malformed' ? 'credential' : 'key'}`,
       opsPerSec: 1e6 / p50,
       display: `p50 ${us(p50)} · p90 ${us(p90)} · p99 ${us(p99)}`,
     });

@@ -31,7 +31,13 @@ const entries = documentedExports();
 
 describe('public exports (docs/core-api.md)', () => {
   it('documents the five entry points', () => {
-    expect([...entries.keys()]).toEqual(['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/adapter', '@drops/auth/internal']);
+    expect([...entries.keys()]).toEqual([
+      '@drops/auth',
+      '@drops/auth/testing',
+      '@drops/auth/testing/conformance',
+      '@drops/auth/adapter',
+      '@drops/auth/internal',
+    ]);
   });
 
   for (const [entry, names] of entries) {

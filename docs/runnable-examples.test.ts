@@ -179,7 +179,10 @@ describe('TypeScript examples in the docs and READMEs', () => {
       .map((f) => f.slice(0, -'.ts'.length));
     for (const name of harnesses) {
       const lines = readFileSync(join(harnessDir, `${name}.ts`), 'utf8').split('\n');
-      expect(lines.filter((line) => line === PLACEHOLDER), `docs/harness/${name}.ts`).toHaveLength(1);
+      expect(
+        lines.filter((line) => line === PLACEHOLDER),
+        `docs/harness/${name}.ts`,
+      ).toHaveLength(1);
     }
     expect(harnesses.filter((name) => !examples.some((e) => e.harness === name))).toEqual([]);
   });

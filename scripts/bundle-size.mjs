@@ -22,7 +22,8 @@ export const BUNDLE_BUDGETS = [
  * minified, platform node, and answers the output size in bytes.
  */
 export async function bundleSize(imports) {
-  const entry = `import { ${imports.join(', ')} } from ${JSON.stringify(join(root, 'packages/auth/dist/index.js'))};\n` +
+  const entry =
+    `import { ${imports.join(', ')} } from ${JSON.stringify(join(root, 'packages/auth/dist/index.js'))};\n` +
     `globalThis.keep = [${imports.join(', ')}];\n`;
   const result = await build({
     stdin: { contents: entry, resolveDir: root, loader: 'js' },

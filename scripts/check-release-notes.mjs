@@ -16,13 +16,15 @@ function workspaceDirs() {
   const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
   const block = yaml.split(/^packages:\s*$/m)[1]?.split(/^\S/m)[0] ?? '';
   const patterns = [...block.matchAll(/^\s+-\s+['"]?([^'"\s]+)['"]?\s*$/gm)].map((m) => m[1]);
-  return patterns.flatMap((pattern) =>
-    pattern.endsWith('/*')
-      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(pattern.slice(0, -2), entry.name))
-      : [pattern],
-  ).filter((dir) => existsSync(join(root, dir, 'package.json')));
+  return patterns
+    .flatMap((pattern) =>
+      pattern.endsWith('/*')
+        ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+            .filter((entry) => entry.isDirectory())
+            .map((entry) => join(pattern.slice(0, -2), entry.name))
+        : [pattern],
+    )
+    .filter((dir) => existsSync(join(root, dir, 'package.json')));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'drops-release-notes-'));

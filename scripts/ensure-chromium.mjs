@@ -19,9 +19,12 @@ if (!isRoot || !isDebian) {
   process.exit(1);
 }
 
-console.log('ensure-chromium: installing Debian\'s chromium for the browser tests (apt-get)…');
+console.log("ensure-chromium: installing Debian's chromium for the browser tests (apt-get)…");
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+for (const args of [
+  ['update', '-qq'],
+  ['install', '-y', '-qq', 'chromium'],
+]) {
   const run = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (run.status !== 0 || (args[0] === 'install' && !existsSync(CHROMIUM))) {
     console.error(`ensure-chromium: apt-get ${args.join(' ')} failed (${run.status ?? run.signal}):\n${run.stdout}${run.stderr}`);

@@ -93,10 +93,18 @@ async function runSmokeSuite(version, binary, smokeProjects) {
   const sum = (key) => results.reduce((total, result) => total + result[key], 0);
   const [passed, failed, skipped] = [sum('passed'), sum('failed'), sum('skipped')];
   const ok = results.every((result) => result.ok);
-  const report = { numPassedTests: passed, numFailedTests: failed, numPendingTests: skipped, numTotalTests: passed + failed + skipped, numFailedTestSuites: ok ? 0 : 1 };
+  const report = {
+    numPassedTests: passed,
+    numFailedTests: failed,
+    numPendingTests: skipped,
+    numTotalTests: passed + failed + skipped,
+    numFailedTestSuites: ok ? 0 : 1,
+  };
   await writeFile(new URL(`../${REPORTS}/smoke-node-${version}.json`, import.meta.url), JSON.stringify(report));
   const seconds = Math.round((Date.now() - started) / 1000);
-  console.log(`node-matrix: Node ${version}: packed smoke ${passed} passed, ${failed} failed (node:test, ${smokeProjects.map((p) => p.name).join(' and ')}; ${seconds}s)`);
+  console.log(
+    `node-matrix: Node ${version}: packed smoke ${passed} passed, ${failed} failed (node:test, ${smokeProjects.map((p) => p.name).join(' and ')}; ${seconds}s)`,
+  );
   for (const result of results) if (!result.ok) console.log(`${result.project.name}:\n${result.output}`);
   return ok;
 }

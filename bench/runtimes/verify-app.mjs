@@ -11,7 +11,10 @@ import { createIdTokenVerifier } from '@drops/auth';
 const RS256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 const encoder = new TextEncoder();
 const base64Url = (bytes) =>
-  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join('')).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const part = (value) => base64Url(encoder.encode(JSON.stringify(value)));
 
 export async function createVerifyBench() {

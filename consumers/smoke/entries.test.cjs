@@ -4,7 +4,18 @@ const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
 
 describe('CommonJS: require', () => {
-  for (const entry of ['@drops/auth', '@drops/auth/testing', '@drops/auth/testing/conformance', '@drops/auth/adapter', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-fastify', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres']) {
+  for (const entry of [
+    '@drops/auth',
+    '@drops/auth/testing',
+    '@drops/auth/testing/conformance',
+    '@drops/auth/adapter',
+    '@drops/auth-express',
+    '@drops/auth-koa',
+    '@drops/auth-fastify',
+    '@drops/auth-hono',
+    '@drops/auth-nestjs',
+    '@drops/auth-postgres',
+  ]) {
     it(entry, () => {
       assert.equal(typeof require(entry), 'object');
     });

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 const ENTRIES = {
-  '@drops/auth': ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase', 'withAuth', 'keysHandler', 'isDropsAuthError'],
+  '@drops/auth': [
+    'createAuthenticator',
+    'createIdTokenVerifier',
+    'createKeyManager',
+    'MemoryKeyStore',
+    'firebase',
+    'withAuth',
+    'keysHandler',
+    'isDropsAuthError',
+  ],
   '@drops/auth/testing': ['LocalIdentityProvider', 'snapshotOf', 'UNIFORM_401'],
   '@drops/auth/testing/conformance': ['describeKeyStoreConformance', 'describeKeyRoutes', 'describeLeakedKeysRoutes'],
   '@drops/auth/adapter': ['createKeyRoutes', 'createLeakedKeyRoutes', 'authorizationOfNodeRequest', 'writeNodeAnswer', 'answerResponse'],
@@ -12,7 +21,14 @@ const ENTRIES = {
   '@drops/auth-fastify': ['dropsAuth', 'principalOf', 'respondWithError'],
   '@drops/auth-hono': ['dropsAuth'],
   '@drops/auth-nestjs': ['DropsAuthModule', 'DropsAuthGuard', 'DropsIdTokenGuard', 'DropsAuthErrorFilter', 'Principal'],
-  '@drops/auth-postgres': ['openPostgresKeyStore', 'openPGliteKeyStore', 'PostgresKeyStore', 'migrate', 'grantKeyStoreSql', 'migrationsAsSql'],
+  '@drops/auth-postgres': [
+    'openPostgresKeyStore',
+    'openPGliteKeyStore',
+    'PostgresKeyStore',
+    'migrate',
+    'grantKeyStoreSql',
+    'migrationsAsSql',
+  ],
 };
 
 describe('ESM: import', () => {

@@ -10,7 +10,9 @@ describeAdapter(`Fastify ${installedVersion('fastify')}`, ({ authenticator, keys
   app.register(auth.keysRoutes, { prefix: '/keys' });
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/whoami', { preHandler: auth.requireAuth() }, async (req) => ({ accountId: req.auth.accountId }));
-  app.post('/deploy', { preHandler: auth.optionalAuth() }, async (req, reply) => reply.code(201).send({ owner: req.auth?.accountId ?? null }));
+  app.post('/deploy', { preHandler: auth.optionalAuth() }, async (req, reply) =>
+    reply.code(201).send({ owner: req.auth?.accountId ?? null }),
+  );
   app.listen({ port: 0, host: '127.0.0.1' });
   return app.server;
 });

@@ -43,7 +43,11 @@ const verdict = (verifier, t) =>
 before(async () => {
   server = createServer((req, res) => {
     const documents = {
-      '/idp/.well-known/openid-configuration': { issuer, jwks_uri: `${issuer}/jwks`, id_token_signing_alg_values_supported: Object.keys(SIGNERS) },
+      '/idp/.well-known/openid-configuration': {
+        issuer,
+        jwks_uri: `${issuer}/jwks`,
+        id_token_signing_alg_values_supported: Object.keys(SIGNERS),
+      },
       '/idp/jwks': { keys: [jwk(rsa.publicKey, 'rsa'), jwk(p256.publicKey, 'p256'), jwk(ed25519.publicKey, 'ed25519')] },
     };
     const document = documents[req.url];

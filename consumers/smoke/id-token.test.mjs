@@ -13,7 +13,10 @@ describe('ID tokens against a local JWKS', () => {
 
   before(async () => {
     idp = await LocalIdentityProvider.start();
-    authenticator = createAuthenticator({ keyStore: new MemoryKeyStore(), idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
+    authenticator = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+    });
   });
   after(() => idp?.close());
 
@@ -32,10 +35,16 @@ describe('ID tokens against a local JWKS', () => {
     'under an unknown kid': () => idp.mintIdToken({ sub: 'user-1' }, { kid: 'no-such-key' }),
     tampered: () => {
       const [header, payload, signature] = idp.mintIdToken({ sub: 'user-1' }).split('.');
-      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'admin' })).toString('base64url');
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'admin' })).toString(
+        'base64url',
+      );
       return `${header}.${forged}.${signature}`;
     },
-    'alg none': () => signWith.none({ alg: 'none', kid: idp.currentKid }, { sub: 'admin', iss: idp.issuer, aud: idp.audience, iat: now(), exp: now() + 60 }),
+    'alg none': () =>
+      signWith.none(
+        { alg: 'none', kid: idp.currentKid },
+        { sub: 'admin', iss: idp.issuer, aud: idp.audience, iat: now(), exp: now() + 60 },
+      ),
   };
   for (const [what, token] of Object.entries(refused)) {
     it(`refuses a token ${what} with the uniform 401`, async () => {
@@ -48,7 +57,10 @@ describe('ID tokens against a local JWKS', () => {
   }
 
   it('answers 503 with Retry-After when the key set cannot be fetched', async () => {
-    const fresh = createAuthenticator({ keyStore: new MemoryKeyStore(), idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
+    const fresh = createAuthenticator({
+      keyStore: new MemoryKeyStore(),
+      idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+    });
     idp.simulateOutage('down');
     try {
       await assert.rejects(fresh.authenticate(`Bearer ${idp.mintIdToken({ sub: 'user-1' })}`), (error) => {

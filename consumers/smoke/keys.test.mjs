@@ -19,7 +19,10 @@ describe('API keys', () => {
       const pipeline = await authenticator.authenticate(`Bearer ${apiKey}`);
       assert.deepEqual(pipeline, { accountId: 'alice', credential: 'api_key', keyId: id });
       await assert.rejects(keys.mint(pipeline), UnauthenticatedError, 'a key cannot mint a key');
-      assert.deepEqual((await keys.list(person)).map((key) => key.name), ['ci-main']);
+      assert.deepEqual(
+        (await keys.list(person)).map((key) => key.name),
+        ['ci-main'],
+      );
 
       await keys.revoke(person, id);
       await assert.rejects(authenticator.authenticate(`Bearer ${apiKey}`), (error) => {

@@ -22,7 +22,12 @@ describe('PGlite', () => {
       await db.query(`truncate ${KEYS_TABLE}`);
       const store = new PostgresKeyStore({ db, minUseIntervalMs: 0 });
       const peer = new PostgresKeyStore({ db, minUseIntervalMs: 0 });
-      return { store, peer, flushUses: () => store.flushUses(), cleanup: async () => void (await Promise.all([store.close(), peer.close()])) };
+      return {
+        store,
+        peer,
+        flushUses: () => store.flushUses(),
+        cleanup: async () => void (await Promise.all([store.close(), peer.close()])),
+      };
     },
     { shared: true },
   );

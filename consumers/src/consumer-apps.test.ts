@@ -4,7 +4,15 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LocalIdentityProvider, sendRawRequest, snapshotOf, UNIFORM_401, uniform401WireSweep, wireSnapshotOf, type AnswerSnapshot } from '@drops/auth/testing';
+import {
+  LocalIdentityProvider,
+  sendRawRequest,
+  snapshotOf,
+  UNIFORM_401,
+  uniform401WireSweep,
+  wireSnapshotOf,
+  type AnswerSnapshot,
+} from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
 import { checkKeyFlow } from '../smoke/key-flow.mjs';
@@ -126,8 +134,15 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
     // Two Authorization headers, a valid ID token first (Node keeps only the first in
     // `req.headers`), are the uniform 401 on the wire: the no-credential answer, byte for byte.
     const reference = wireSnapshotOf(await sendRawRequest(app.url, 'GET', '/whoami'));
-    const duplicated: ReadonlyArray<readonly [string, string]> = [['Authorization', `Bearer ${app.idToken}`], ['Authorization', 'Bearer junk']];
-    for (const [method, path, body] of [['GET', '/whoami'], ['GET', '/keys'], ['POST', '/keys', '{"name": ']] as const) {
+    const duplicated: ReadonlyArray<readonly [string, string]> = [
+      ['Authorization', `Bearer ${app.idToken}`],
+      ['Authorization', 'Bearer junk'],
+    ];
+    for (const [method, path, body] of [
+      ['GET', '/whoami'],
+      ['GET', '/keys'],
+      ['POST', '/keys', '{"name": '],
+    ] as const) {
       expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
     }
     if (scenario.alsoChecks?.includes('global-body-parser')) await checkGlobalBodyParser(app);
@@ -182,7 +197,7 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
     await installed(scenario);
   });
 
-  it('builds with its own CLI, which typechecks the route handlers with the app\'s TypeScript', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it("builds with its own CLI, which typechecks the route handlers with the app's TypeScript", { timeout: CLI_BUILD_TIMEOUT }, async () => {
     const build = (await installed(scenario)).compiles.get(CLI_BUILD)!;
     expect(build.code, build.output).toBe(0);
     expect(build.output).not.toMatch(/type error|failed to compile/i);
@@ -194,7 +209,9 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
     expect(running.isRunning()).toBe(true);
   });
 
-  it('answers every credential failure on every route with the same 401 bytes (but a duplicated Authorization header)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it('answers every credential failure on every route with the same 401 bytes (but a duplicated Authorization header)', {
+    timeout: CLI_BUILD_TIMEOUT,
+  }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
     const answers = sweep.answers.filter(([what]) => !what.startsWith('duplicate header'));
@@ -207,7 +224,9 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
   // `Authorization` headers, and `next start` builds the route handler's Request from what is
   // left, so a valid ID token followed by a second header is authenticated (docs/adapters.md says
   // what to do). This states what should happen, and fails the day Next passes both through.
-  it.fails('answers a duplicated Authorization header with the uniform 401 (known to fail: next start hands the handler only the first)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it.fails('answers a duplicated Authorization header with the uniform 401 (known to fail: next start hands the handler only the first)', {
+    timeout: CLI_BUILD_TIMEOUT,
+  }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
     const duplicated = sweep.answers.filter(([what]) => what.startsWith('duplicate header'));
@@ -215,7 +234,7 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
     for (const [what, wire] of duplicated) expect(wire, what).toBe(sweep.expected);
   });
 
-  it('answers any method under the keys path without a credential with the uniform 401, never Next\'s own 405', async () => {
+  it("answers any method under the keys path without a credential with the uniform 401, never Next's own 405", async () => {
     const running = await server();
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']) {
       for (const path of ['/keys', '/keys/events', '/keys/a/b']) {
@@ -226,13 +245,18 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
     }
   });
 
-  it('records the client the app says where to find (requestInfo), not Next\'s route context', async () => {
+  it("records the client the app says where to find (requestInfo), not Next's route context", async () => {
     const running = await server();
     const token = idp.mintIdToken({ sub: 'acct-client-info' });
-    const minted = await fetch(`${running.url}/keys`, { method: 'POST', headers: { ...bearer(token), 'x-real-ip': '203.0.113.9', 'user-agent': 'consumer-test' } });
+    const minted = await fetch(`${running.url}/keys`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'x-real-ip': '203.0.113.9', 'user-agent': 'consumer-test' },
+    });
     expect(minted.status).toBe(201);
     const events = await fetch(`${running.url}/keys/events`, { headers: bearer(token) });
-    const { events: [latest] } = (await events.json()) as { events: Array<{ type: string; ip: string | null; userAgent: string | null }> };
+    const {
+      events: [latest],
+    } = (await events.json()) as { events: Array<{ type: string; ip: string | null; userAgent: string | null }> };
     expect([latest?.type, latest?.ip, latest?.userAgent]).toEqual(['minted', '203.0.113.9', 'consumer-test']);
   });
 });

@@ -78,7 +78,15 @@ export interface SmokeResult {
   readonly ok: boolean;
 }
 
-const DROPS_PACKAGES: readonly DropsPackage[] = ['@drops/auth', '@drops/auth-express', '@drops/auth-koa', '@drops/auth-fastify', '@drops/auth-hono', '@drops/auth-nestjs', '@drops/auth-postgres'];
+const DROPS_PACKAGES: readonly DropsPackage[] = [
+  '@drops/auth',
+  '@drops/auth-express',
+  '@drops/auth-koa',
+  '@drops/auth-fastify',
+  '@drops/auth-hono',
+  '@drops/auth-nestjs',
+  '@drops/auth-postgres',
+];
 
 /**
  * Packs the @drops packages (built already) into `scratchRoot`, writes one project per
@@ -100,7 +108,12 @@ export async function preparePackedSmoke(scratchRoot: string): Promise<PreparedS
       const dir = await mkdirp(join(scratchRoot, project.name));
       await mkdirp(join(dir, 'test'));
       const drops = Object.fromEntries(DROPS_PACKAGES.map((name) => [name, `file:${tarballs[name]}`]));
-      const packageJson = { name: `smoke-${project.name}`, private: true, type: 'module', dependencies: { ...drops, ...project.dependencies } };
+      const packageJson = {
+        name: `smoke-${project.name}`,
+        private: true,
+        type: 'module',
+        dependencies: { ...drops, ...project.dependencies },
+      };
       await writeFile(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
       for (const file of smokeFiles) await copyFile(join(SMOKE_DIR, file), join(dir, 'test', file));
       const install = await npmInstall({ dir });
@@ -125,7 +138,14 @@ export async function runPackedSmoke(node: string, project: PreparedSmokeProject
   await writeFile(tapFile, '');
   const { code, output } = await runCommand(
     node,
-    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...project.testFiles],
+    [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tapFile}`,
+      ...project.testFiles,
+    ],
     { cwd: project.dir, env: { ...process.env, NO_COLOR: '1' } },
   );
   const tap = await readFile(tapFile, 'utf8');

@@ -1,7 +1,14 @@
 import { TESTED_NODE_VERSIONS } from '../../scripts/node-binary.mjs';
 
 /** The @drops packages, as a scratch app names them in its package.json. */
-export type DropsPackage = '@drops/auth' | '@drops/auth-express' | '@drops/auth-koa' | '@drops/auth-fastify' | '@drops/auth-hono' | '@drops/auth-nestjs' | '@drops/auth-postgres';
+export type DropsPackage =
+  | '@drops/auth'
+  | '@drops/auth-express'
+  | '@drops/auth-koa'
+  | '@drops/auth-fastify'
+  | '@drops/auth-hono'
+  | '@drops/auth-nestjs'
+  | '@drops/auth-postgres';
 
 /** What a scenario's app is, besides how it is built: its module system and what it installs. */
 interface ScenarioBase {

@@ -125,7 +125,10 @@ export async function startCliServer(nodeBinary: string, args: readonly string[]
   const ready = async (): Promise<void> => {
     // Bounded by the hook's timeout; each attempt waits for the server or its refusal.
     while (isRunning()) {
-      const status = await fetch(new URL(options.readyPath, options.url)).then((res) => res.status, () => 0);
+      const status = await fetch(new URL(options.readyPath, options.url)).then(
+        (res) => res.status,
+        () => 0,
+      );
       if (status === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -13,12 +13,18 @@ const { authenticator, keys } = context;
 type Handler = (request: Request, context: { params: Promise<{ rest?: string[] }> }) => Promise<Response>;
 
 /** Called with the block's module once loaded: its exports are the route handlers Next would call. */
-export async function checkExports(module: Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler>): Promise<void> {
+export async function checkExports(
+  module: Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler>,
+): Promise<void> {
   const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = module;
   const routeContext = (rest?: string[]) => ({ params: Promise.resolve(rest === undefined ? {} : { rest }) });
   // Every method under /keys without a credential: the uniform 401, from the handler, never Next's 405.
   for (const [method, exported] of Object.entries({ GET, POST, PUT, PATCH, DELETE, OPTIONS })) {
-    check.deepEqual(await snapshotOf(await exported(new Request('https://drops.example/keys', { method }), routeContext())), UNIFORM_401, method);
+    check.deepEqual(
+      await snapshotOf(await exported(new Request('https://drops.example/keys', { method }), routeContext())),
+      UNIFORM_401,
+      method,
+    );
   }
   check.equal((await HEAD(new Request('https://drops.example/keys', { method: 'HEAD' }), routeContext())).status, 401);
   // A sign-in mints; the event records the address the proxy header gave, never Next's context.

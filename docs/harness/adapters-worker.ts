@@ -20,5 +20,8 @@ export async function checkExports(module: {
 
   const idp = await localIdentityProvider();
   const env = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
-  await expectTheKeysRoutes(async (path, init) => worker.fetch(new Request(`https://drops.example${path}`, init), env), idp.mintIdToken({ sub: 'acct-keys' }));
+  await expectTheKeysRoutes(
+    async (path, init) => worker.fetch(new Request(`https://drops.example${path}`, init), env),
+    idp.mintIdToken({ sub: 'acct-keys' }),
+  );
 }

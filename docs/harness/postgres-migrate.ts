@@ -10,5 +10,7 @@ afterExample(() => db.close());
 
 // <<example>>
 
-const tables = await db.query<{ t: string | null }>("select to_regclass('drops')::text as t union all select to_regclass('vanity_names')::text");
+const tables = await db.query<{ t: string | null }>(
+  "select to_regclass('drops')::text as t union all select to_regclass('vanity_names')::text",
+);
 check.deepEqual(tables.rows, [{ t: 'drops' }, { t: 'vanity_names' }]);

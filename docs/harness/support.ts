@@ -252,7 +252,10 @@ export async function expectTheThreeKindsOfRoute(send: Send, context: AdapterCon
   await expectUniform401(send('/drops'), 'GET /drops with no credential');
   for (const credential of [apiKey, idToken]) {
     const listed = await expectJson(send('/drops', { headers: bearer(credential) }), 200, 'GET /drops');
-    assert.deepEqual((listed as { drops: Drop[] }).drops.map((drop) => drop.owner), ['acct-docs']);
+    assert.deepEqual(
+      (listed as { drops: Drop[] }).drops.map((drop) => drop.owner),
+      ['acct-docs'],
+    );
   }
 
   const account = await expectJson(send('/account', { headers: bearer(idToken) }), 200, 'GET /account with an ID token');
@@ -276,7 +279,10 @@ export async function expectTheKeysRoutes(send: Send, idToken: string): Promise<
   await expectUniform401(send('/keys'), 'GET /keys with no credential');
   await expectUniform401(send('/keys/no/such/route', { method: 'PUT' }), 'an unknown route under /keys with no credential');
   const listed = await expectJson(send('/keys', { headers: bearer(apiKey) }), 200, 'GET /keys with an API key');
-  assert.deepEqual((listed as { keys: Array<{ name: string }> }).keys.map((key) => key.name), ['ci-main']);
+  assert.deepEqual(
+    (listed as { keys: Array<{ name: string }> }).keys.map((key) => key.name),
+    ['ci-main'],
+  );
   assert.ok(!JSON.stringify(listed).includes(apiKey), 'GET /keys never shows a secret');
 
   const revoked = await send(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) });

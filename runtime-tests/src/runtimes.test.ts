@@ -94,11 +94,14 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     ['expired', () => idp.mintIdToken({ iat: Math.floor(Date.now() / 1000) - 7200 }, { expiresInSeconds: -3600 - 60 })],
     ['for another audience', () => idp.mintIdToken({ aud: 'someone-else' })],
     ['signed by an unknown kid', () => idp.mintIdToken({}, { kid: 'not-in-the-key-set' })],
-    ['with a tampered payload', () => {
-      const [header, , signature] = idp.mintIdToken({ sub: 'user_1' }).split('.');
-      const payload = idp.mintIdToken({ sub: 'admin' }).split('.')[1];
-      return `${header}.${payload}.${signature}`;
-    }],
+    [
+      'with a tampered payload',
+      () => {
+        const [header, , signature] = idp.mintIdToken({ sub: 'user_1' }).split('.');
+        const payload = idp.mintIdToken({ sub: 'admin' }).split('.')[1];
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
   ])('refuses an ID token %s with the uniform 401', async (_what, token) => {
     expect(await snapshotOf(await get('/whoami', token()))).toEqual(UNIFORM_401);
   });
@@ -118,7 +121,11 @@ describe.each<Runtime>(['bun', 'deno', 'workerd'])('the core on %s', (runtime) =
     const { apiKey, id } = (await minted.json()) as { apiKey: string; id: string };
     const body = JSON.stringify([{ token: apiKey, type: 'drops_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content' }]);
     const post = (payload: string, headers: Record<string, string>): Promise<Response> =>
-      fetch(`${server.url}/secret-scanning/github`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+      fetch(`${server.url}/secret-scanning/github`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: payload,
+      });
 
     for (const [payload, headers] of [
       [body, {}],

@@ -36,7 +36,10 @@ describe('dashboardConfig', () => {
   });
 
   it('tells the page how recent a sign-in minting needs, when the server says', () => {
-    expect(dashboardConfig({ kind: 'dev' }, {}, { mintMaxAuthAgeSeconds: 300 })).toEqual({ identity: { mode: 'dev' }, mintMaxAuthAgeSeconds: 300 });
+    expect(dashboardConfig({ kind: 'dev' }, {}, { mintMaxAuthAgeSeconds: 300 })).toEqual({
+      identity: { mode: 'dev' },
+      mintMaxAuthAgeSeconds: 300,
+    });
     expect(dashboardConfig({ kind: 'dev' }, {}, { mintMaxAuthAgeSeconds: null })).toEqual({ identity: { mode: 'dev' } });
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => dashboardConfig({ kind: 'dev' }, {}, { mintMaxAuthAgeSeconds: bad })).toThrow(TypeError);

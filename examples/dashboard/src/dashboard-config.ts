@@ -40,8 +40,7 @@ export type ServerIdentity =
 
 const PROVIDERS: readonly FirebaseSignInProvider[] = ['google', 'github', 'apple'];
 
-const isProvider = (value: string): value is FirebaseSignInProvider =>
-  (PROVIDERS as readonly string[]).includes(value);
+const isProvider = (value: string): value is FirebaseSignInProvider => (PROVIDERS as readonly string[]).includes(value);
 
 /** What the server enforces that the page must know about. */
 export interface DashboardServerRules {

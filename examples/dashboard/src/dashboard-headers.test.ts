@@ -12,7 +12,10 @@ describe('dashboardHeaders', () => {
   // Firebase's signInWithPopup must keep its handle on the sign-in popup it opens; a window that
   // opens the dashboard is still cut off (its COOP differs from the page's).
   it('lets Firebase sign-in keep its own popup: same-origin-allow-popups', () => {
-    const firebase = dashboardConfig({ kind: 'firebase', projectId: 'drops-test' }, { FIREBASE_API_KEY: 'k', FIREBASE_SIGN_IN_PROVIDERS: 'google' });
+    const firebase = dashboardConfig(
+      { kind: 'firebase', projectId: 'drops-test' },
+      { FIREBASE_API_KEY: 'k', FIREBASE_SIGN_IN_PROVIDERS: 'google' },
+    );
     expect(dashboardHeaders(firebase)['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
   });
 
@@ -26,7 +29,10 @@ describe('dashboardHeaders', () => {
 
   // Drops may share the origin (no DROPS_ORIGIN): 'self' would run one injected as a script.
   it("allows only the page's own scripts, by nonce, never 'self'", () => {
-    const firebase = dashboardConfig({ kind: 'firebase', projectId: 'drops-test' }, { FIREBASE_API_KEY: 'k', FIREBASE_SIGN_IN_PROVIDERS: 'google' });
+    const firebase = dashboardConfig(
+      { kind: 'firebase', projectId: 'drops-test' },
+      { FIREBASE_API_KEY: 'k', FIREBASE_SIGN_IN_PROVIDERS: 'google' },
+    );
     for (const config of [dashboardConfig({ kind: 'dev' }), firebase]) {
       const scriptSrc = /script-src ([^;]*)/.exec(dashboardHeaders(config, 'n0nce')['content-security-policy']!)?.[1];
       expect(scriptSrc).toMatch(/^'nonce-n0nce'/);

@@ -179,7 +179,9 @@ describe('dashboard in Chromium', () => {
     const activity = page.getByRole('list', { name: 'Key activity' });
     const found = activity.locator('li').filter({ hasText: 'found in a public repository' });
     await found.waitFor();
-    expect(await found.innerText()).toContain(`Revoked deploy-preview (${preview.slice(0, 10)}…): found in a public repository at ${foundAt}`);
+    expect(await found.innerText()).toContain(
+      `Revoked deploy-preview (${preview.slice(0, 10)}…): found in a public repository at ${foundAt}`,
+    );
     expect(await found.getByRole('link', { name: foundAt }).getAttribute('href')).toBe(foundAt);
     const lines = (await activity.locator('li').allInnerTexts()).filter((line) => !line.includes('First used'));
     expect(lines.map((line) => line.replace(/^.*?\n/, ''))).toEqual([
@@ -193,10 +195,13 @@ describe('dashboard in Chromium', () => {
     // ci-main was used once, from outside the browser: its first use is written off the hot path
     // (batched), and listed once written.
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh keys' }).click();
-        return activity.locator('li').filter({ hasText: 'First used ci-main' }).count();
-      }, { timeout: 20_000, interval: 1_000 })
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh keys' }).click();
+          return activity.locator('li').filter({ hasText: 'First used ci-main' }).count();
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
       .toBe(1);
 
     expect(await page.locator('#alert').innerText()).toBe('');
@@ -303,7 +308,10 @@ describe('dashboard in Chromium', () => {
           expect(await p.evaluate(`import('./${chunk}').then((m) => typeof m.firebaseSignIn)`)).toBe('function');
         },
       ],
-      [unavailable, async (p: Page, _loaded: readonly string[]) => void (await p.getByText('this dashboard signs in only through Firebase').waitFor())],
+      [
+        unavailable,
+        async (p: Page, _loaded: readonly string[]) => void (await p.getByText('this dashboard signs in only through Firebase').waitFor()),
+      ],
     ] as const) {
       const other = await serveWithDashboard(server.running.app, config);
       const p = await context.newPage();

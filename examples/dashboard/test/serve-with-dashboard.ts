@@ -13,10 +13,7 @@ const express = createRequire(new URL('../../express-server/package.json', impor
  * or one the page cannot use), in front of that server's API: the reference server's own
  * dashboard routes, then the API. Listens on a random loopback port.
  */
-export async function serveWithDashboard(
-  api: RequestListener,
-  config: DashboardConfig,
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveWithDashboard(api: RequestListener, config: DashboardConfig): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.use('/dashboard', dashboardRoutes(config));
   app.use(api);

@@ -21,7 +21,14 @@ function exchange(overrides: { req?: Record<string, unknown>; res?: Record<strin
 }
 
 /** The line pino itself writes for the documented shape (docs/operations.md). */
-function pinoLine(req: Request, res: Response, route: string | null, durationMs: number, level: 'info' | 'warn' | 'error', msg: string): string {
+function pinoLine(
+  req: Request,
+  res: Response,
+  route: string | null,
+  durationMs: number,
+  level: 'info' | 'warn' | 'error',
+  msg: string,
+): string {
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
   const principal = req.auth;
@@ -51,10 +58,28 @@ describe('createAccessLog', () => {
     const cases: Array<[ReturnType<typeof exchange>, string | null, 'info' | 'warn' | 'error', string]> = [
       [exchange(), '/whoami', 'info', 'request completed'],
       [exchange({ req: { auth: undefined, headers: {} }, res: { statusCode: 404 } }), null, 'info', 'request completed'],
-      [exchange({ req: { auth: null }, res: { statusCode: 401, locals: { authFailure: { code: 'ERR_UNAUTHENTICATED', reason: 'unknown_key' } } } }), null, 'info', 'request completed'],
-      [exchange({ req: { auth: { accountId: 'a', credential: 'id_token', claims: {} }, socket: {} }, res: { statusCode: 503 } }), '/drops', 'error', 'request errored'],
+      [
+        exchange({
+          req: { auth: null },
+          res: { statusCode: 401, locals: { authFailure: { code: 'ERR_UNAUTHENTICATED', reason: 'unknown_key' } } },
+        }),
+        null,
+        'info',
+        'request completed',
+      ],
+      [
+        exchange({ req: { auth: { accountId: 'a', credential: 'id_token', claims: {} }, socket: {} }, res: { statusCode: 503 } }),
+        '/drops',
+        'error',
+        'request errored',
+      ],
       [exchange({ res: { writableFinished: false } }), '/keys/:id', 'warn', 'request aborted'],
-      [exchange({ req: { id: 'ü\u2028"\u0000', method: 'PROPFIND', originalUrl: '/\u00e9t\u00e9\ud800' } }), '/whoami', 'info', 'request completed'],
+      [
+        exchange({ req: { id: 'ü\u2028"\u0000', method: 'PROPFIND', originalUrl: '/\u00e9t\u00e9\ud800' } }),
+        '/whoami',
+        'info',
+        'request completed',
+      ],
     ];
     for (const [{ req, res }, route, level, msg] of cases) {
       log(req, res, route, 1.23456);
@@ -70,12 +95,19 @@ describe('createAccessLog', () => {
     const apiKey = `hp_${'K'.repeat(43)}`;
     const idToken = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln';
     const { req, res } = exchange({
-      req: { originalUrl: `/d/x?k=${apiKey}`, headers: { 'user-agent': idToken, 'x-forwarded-for': apiKey, authorization: `Bearer ${apiKey}`, cookie: idToken } },
+      req: {
+        originalUrl: `/d/x?k=${apiKey}`,
+        headers: { 'user-agent': idToken, 'x-forwarded-for': apiKey, authorization: `Bearer ${apiKey}`, cookie: idToken },
+      },
     });
     log(req, res, null, 1);
     expect(lines[0]).not.toContain('KKKKKKKKKK');
     expect(lines[0]).not.toContain('eyJ');
-    expect(JSON.parse(lines[0]!).req.headers).toEqual({ 'user-agent': '[redacted]', 'x-forwarded-for': '[redacted]', authorization: '[redacted]' });
+    expect(JSON.parse(lines[0]!).req.headers).toEqual({
+      'user-agent': '[redacted]',
+      'x-forwarded-for': '[redacted]',
+      authorization: '[redacted]',
+    });
   });
 
   it('is off above info', () => {

@@ -21,7 +21,9 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/drops',
       migrate: true,
     });
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on', DATABASE_MIGRATE: 'off' }).database).toMatchObject({ migrate: false });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on', DATABASE_MIGRATE: 'off' }).database,
+    ).toMatchObject({ migrate: false });
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DATABASE_MIGRATE: 'no' })).toThrow(/DATABASE_MIGRATE/);
     expect(loadConfig({ DATA_DIR: ':memory:' }).database).toEqual({ kind: 'pglite', dataDir: ':memory:' });
     expect(loadConfig({ FIREBASE_PROJECT_ID: 'my-project', NODE_ENV: 'production' }).identity).toEqual({
@@ -34,7 +36,12 @@ describe('loadConfig', () => {
         AUTH_AUDIENCE: 'dashboard, cli',
         AUTH_JWKS_URL: 'https://auth.example.com/jwks.json',
       }).identity,
-    ).toEqual({ kind: 'oidc', issuer: 'https://auth.example.com', audience: ['dashboard', 'cli'], jwksUrl: 'https://auth.example.com/jwks.json' });
+    ).toEqual({
+      kind: 'oidc',
+      issuer: 'https://auth.example.com',
+      audience: ['dashboard', 'cli'],
+      jwksUrl: 'https://auth.example.com/jwks.json',
+    });
   });
 
   it('treats empty variables as unset', () => {
@@ -59,9 +66,12 @@ describe('loadConfig', () => {
   });
 
   // The development identity provider mints a token for any name: it must never run by accident.
-  it.each([undefined, '', 'development', 'test'])('runs the development identity provider with no provider configured and NODE_ENV=%j', (nodeEnv) => {
-    expect(loadConfig({ NODE_ENV: nodeEnv }).identity).toEqual({ kind: 'dev' });
-  });
+  it.each([undefined, '', 'development', 'test'])(
+    'runs the development identity provider with no provider configured and NODE_ENV=%j',
+    (nodeEnv) => {
+      expect(loadConfig({ NODE_ENV: nodeEnv }).identity).toEqual({ kind: 'dev' });
+    },
+  );
 
   it.each(['production', 'PRODUCTION', 'prod', 'production ', ' development', 'Development', 'staging', ' ', 'dev'])(
     'refuses to start with no provider configured and NODE_ENV=%j, naming the variables to set',
@@ -83,7 +93,10 @@ describe('loadConfig', () => {
       origin: 'https://drops-content.example.net',
       host: 'drops-content.example.net',
     });
-    expect(loadConfig({ DROPS_ORIGIN: 'http://127.0.0.2:8788' }).dropsOrigin).toEqual({ origin: 'http://127.0.0.2:8788', host: '127.0.0.2:8788' });
+    expect(loadConfig({ DROPS_ORIGIN: 'http://127.0.0.2:8788' }).dropsOrigin).toEqual({
+      origin: 'http://127.0.0.2:8788',
+      host: '127.0.0.2:8788',
+    });
     expect(loadConfig({ DROPS_ORIGIN: 'http://drops.localhost:8788' }).dropsOrigin?.host).toBe('drops.localhost:8788');
   });
 
@@ -99,7 +112,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses DROPS_ORIGIN on the same host as PUBLIC_URL', () => {
-    expect(() => loadConfig({ DROPS_ORIGIN: 'https://api.example.net', PUBLIC_URL: 'https://API.example.net' })).toThrow(/another host than PUBLIC_URL/);
+    expect(() => loadConfig({ DROPS_ORIGIN: 'https://api.example.net', PUBLIC_URL: 'https://API.example.net' })).toThrow(
+      /another host than PUBLIC_URL/,
+    );
   });
 
   it('reports every problem at once', () => {
@@ -116,7 +131,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0' }).metrics.port).toBe(0);
     expect(loadConfig({ PORT: '0', METRICS_PORT: '9100' }).metrics.port).toBe(9100);
     expect(loadConfig({ METRICS_PORT: 'off' }).metrics.port).toBeNull();
-    expect(loadConfig({ METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a-long-enough-token' }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: 'a-long-enough-token' });
+    expect(loadConfig({ METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a-long-enough-token' }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.5',
+      token: 'a-long-enough-token',
+    });
     expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
     expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(/METRICS_TOKEN/);
@@ -124,11 +143,19 @@ describe('loadConfig', () => {
 
   it("reads GitHub's secret scanning key list URL: GitHub's by default, https:, http: only on loopback", () => {
     expect(loadConfig({}).secretScanningKeysUrl).toBe('https://api.github.com/meta/public_keys/secret_scanning');
-    expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'http://127.0.0.1:9999/keys' }).secretScanningKeysUrl).toBe('http://127.0.0.1:9999/keys');
-    expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning' }).secretScanningKeysUrl).toBe(
-      'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning',
+    expect(loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'http://127.0.0.1:9999/keys' }).secretScanningKeysUrl).toBe(
+      'http://127.0.0.1:9999/keys',
     );
-    for (const value of ['http://api.github.com/meta/public_keys/secret_scanning', 'http://keys.localhost/x', 'api.github.com', 'file:///etc/keys.json']) {
+    expect(
+      loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: 'https://ghe.example.com/api/v3/meta/public_keys/secret_scanning' })
+        .secretScanningKeysUrl,
+    ).toBe('https://ghe.example.com/api/v3/meta/public_keys/secret_scanning');
+    for (const value of [
+      'http://api.github.com/meta/public_keys/secret_scanning',
+      'http://keys.localhost/x',
+      'api.github.com',
+      'file:///etc/keys.json',
+    ]) {
       expect(() => loadConfig({ GITHUB_SECRET_SCANNING_KEYS_URL: value })).toThrow(
         'GITHUB_SECRET_SCANNING_KEYS_URL: must be an https: URL (plain http: only for 127.0.0.0/8, localhost or [::1], for tests)',
       );
@@ -155,7 +182,10 @@ describe('loadConfig', () => {
 
   it('limits POST /credentials/revoke to 60 an hour per client address unless REVOKE_BY_VALUE_* say otherwise', () => {
     expect(loadConfig({})).toMatchObject({ revokeByValueLimit: 60, revokeByValueWindowMs: 3_600_000 });
-    expect(loadConfig({ REVOKE_BY_VALUE_LIMIT: '5', REVOKE_BY_VALUE_WINDOW_SECONDS: '60' })).toMatchObject({ revokeByValueLimit: 5, revokeByValueWindowMs: 60_000 });
+    expect(loadConfig({ REVOKE_BY_VALUE_LIMIT: '5', REVOKE_BY_VALUE_WINDOW_SECONDS: '60' })).toMatchObject({
+      revokeByValueLimit: 5,
+      revokeByValueWindowMs: 60_000,
+    });
     expect(() => loadConfig({ REVOKE_BY_VALUE_LIMIT: '0' })).toThrow(/REVOKE_BY_VALUE_LIMIT/);
     expect(() => loadConfig({ REVOKE_BY_VALUE_WINDOW_SECONDS: 'hourly' })).toThrow(/REVOKE_BY_VALUE_WINDOW_SECONDS/);
   });

@@ -154,7 +154,12 @@ const envSchema = z.object({
   MAX_KEYS_PER_ACCOUNT: optional(integer(1, 1_000_000)),
   METRICS_PORT: optional(z.union([z.literal('off'), integer(0, 65_535)])),
   METRICS_HOST: optional(z.string()),
-  METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
   GITHUB_SECRET_SCANNING_KEYS_URL: optional(
     z.string().refine(isAllowedKeysUrl, 'must be an https: URL (plain http: only for 127.0.0.0/8, localhost or [::1], for tests)'),
   ),
@@ -268,7 +273,10 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
   } else if (e.FIREBASE_PROJECT_ID !== undefined) {
     identity = { kind: 'firebase', projectId: e.FIREBASE_PROJECT_ID };
   } else if (oidcSet.length === 3) {
-    const audience = e.AUTH_AUDIENCE!.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
+    const audience = e
+      .AUTH_AUDIENCE!.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a.length > 0);
     if (audience.length === 0) problems.push('AUTH_AUDIENCE: must name at least one audience');
     identity = { kind: 'oidc', issuer: e.AUTH_ISSUER!, audience, jwksUrl: e.AUTH_JWKS_URL! };
   } else if (oidcSet.length > 0) {

@@ -37,9 +37,9 @@ async function database(): Promise<TestDatabase> {
 describe('DATABASE_MIGRATE=off', () => {
   it('refuses to start on an empty database, naming drops-auth-postgres migrate', async () => {
     const empty = await database();
-    await expect(
-      startTestServer({ backend: 'postgres', databaseUrl: empty.url, idp, env: { DATABASE_MIGRATE: 'off' } }),
-    ).rejects.toThrow(/drops-auth-postgres migrate/);
+    await expect(startTestServer({ backend: 'postgres', databaseUrl: empty.url, idp, env: { DATABASE_MIGRATE: 'off' } })).rejects.toThrow(
+      /drops-auth-postgres migrate/,
+    );
   });
 
   it('two servers running as a role made by grant, with no CREATE right, mint, use and revoke (by id and by value) across each other', async () => {

@@ -84,7 +84,14 @@ describe('createLogger', () => {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       timeout: 20_000,
     });
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { i: number; msg: string });
-    expect(lines.map((l) => [l.i, l.msg])).toEqual([[0, 'line'], [1, 'line'], [2, 'line']]);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { i: number; msg: string });
+    expect(lines.map((l) => [l.i, l.msg])).toEqual([
+      [0, 'line'],
+      [1, 'line'],
+      [2, 'line'],
+    ]);
   }, 30_000);
 });

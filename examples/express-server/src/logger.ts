@@ -20,10 +20,7 @@ export const REDACTED_PATHS = [
  * line (a system call on the thread pool and its callback) cost more than building the line
  * (bench/METHOD.md).
  */
-export function createLogger(
-  options: { level: string; format?: 'json' | 'pretty' },
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(options: { level: string; format?: 'json' | 'pretty' }, destination?: DestinationStream): Logger {
   const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   if (destination !== undefined) return pino(base, destination);
   if (options.format === 'pretty') {

@@ -33,7 +33,9 @@ describe('request logs', () => {
     expect(output).not.toMatch(/Bearer (?!realm=)/i); // the challenge header is fine, a credential is not
     expect(prefix.length).toBe(10);
 
-    const lines = s.logs.map((l) => JSON.parse(l) as { req?: { id?: string; headers?: Record<string, string> }; res?: { statusCode: number }; auth?: unknown });
+    const lines = s.logs.map(
+      (l) => JSON.parse(l) as { req?: { id?: string; headers?: Record<string, string> }; res?: { statusCode: number }; auth?: unknown },
+    );
     const requests = lines.filter((l) => l.req !== undefined);
     expect(requests.length).toBeGreaterThanOrEqual(7);
     for (const line of requests) expect(line.req!.id).toMatch(/\S/);
@@ -47,7 +49,10 @@ describe('request logs', () => {
   it('are one access line per request: id, method, route, status, duration, credential type and key id', async () => {
     const s = server();
     const token = (await (await s.fetch('/dev/token', { method: 'POST', body: '{"name":"access"}' })).json()) as { idToken: string };
-    const { apiKey, id } = (await (await s.fetch('/keys', { method: 'POST', headers: bearer(token.idToken) })).json()) as { apiKey: string; id: string };
+    const { apiKey, id } = (await (await s.fetch('/keys', { method: 'POST', headers: bearer(token.idToken) })).json()) as {
+      apiKey: string;
+      id: string;
+    };
     const already = s.logs.length;
     await s.fetch('/whoami', { headers: { ...bearer(apiKey), 'x-request-id': 'access-1' } });
     await s.fetch('/WhoAmI', { headers: { ...bearer(token.idToken), 'x-request-id': 'access-2' } });
@@ -55,16 +60,39 @@ describe('request logs', () => {
     await s.fetch('/nowhere', { headers: { 'x-request-id': 'access-4' } });
     await new Promise((r) => setTimeout(r, 50));
 
-    type Line = { msg: string; level: number; req: { id: string; method: string; url: string; route: string | null }; res: { statusCode: number }; responseTime: number; credential?: string; keyId?: string };
-    const lines = s.logs.slice(already).map((l) => JSON.parse(l) as Line).filter((l) => l.req?.id?.startsWith('access-'));
+    type Line = {
+      msg: string;
+      level: number;
+      req: { id: string; method: string; url: string; route: string | null };
+      res: { statusCode: number };
+      responseTime: number;
+      credential?: string;
+      keyId?: string;
+    };
+    const lines = s.logs
+      .slice(already)
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.req?.id?.startsWith('access-'));
     expect(lines.map((l) => l.req.id)).toEqual(['access-1', 'access-2', 'access-3', 'access-4']);
     const [byKey, byToken, notFound, nowhere] = lines as [Line, Line, Line, Line];
-    expect(byKey).toMatchObject({ msg: 'request completed', level: 30, req: { method: 'GET', url: '/whoami', route: '/whoami' }, res: { statusCode: 200 }, credential: 'api_key', keyId: id });
+    expect(byKey).toMatchObject({
+      msg: 'request completed',
+      level: 30,
+      req: { method: 'GET', url: '/whoami', route: '/whoami' },
+      res: { statusCode: 200 },
+      credential: 'api_key',
+      keyId: id,
+    });
     expect(byKey.responseTime).toBeGreaterThan(0);
     expect(byToken).toMatchObject({ req: { url: '/WhoAmI', route: '/whoami' }, res: { statusCode: 200 }, credential: 'id_token' });
     expect(byToken.keyId).toBeUndefined();
     // An error answered after the router was left still names the route that answered.
-    expect(notFound).toMatchObject({ req: { method: 'DELETE', route: '/keys/:id' }, res: { statusCode: 404 }, credential: 'api_key', keyId: id });
+    expect(notFound).toMatchObject({
+      req: { method: 'DELETE', route: '/keys/:id' },
+      res: { statusCode: 404 },
+      credential: 'api_key',
+      keyId: id,
+    });
     expect(nowhere).toMatchObject({ req: { route: null }, res: { statusCode: 404 } });
     expect(nowhere.credential).toBeUndefined();
   });

@@ -25,7 +25,13 @@ describe('main.ts', () => {
     let refusedNewConnection: boolean | undefined;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: '/deploy', method: 'POST', headers: { 'content-length': '10', 'content-type': 'text/plain' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/deploy',
+          method: 'POST',
+          headers: { 'content-length': '10', 'content-type': 'text/plain' },
+        },
         (res) => {
           let body = '';
           res.setEncoding('utf8').on('data', (c: string) => (body += c));
@@ -54,8 +60,16 @@ describe('main.ts', () => {
     expect(await child.exited).toBe(0);
     // Access lines are written in batches: the drained request's line, and the last words, are
     // still written when the process exits.
-    const lines = child.stdout.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; req?: { method: string; route: string }; res?: { statusCode: number } });
-    expect(lines.some((l) => l.msg === 'request completed' && l.req?.method === 'POST' && l.req.route === '/deploy' && l.res?.statusCode === 201)).toBe(true);
+    const lines = child.stdout
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; req?: { method: string; route: string }; res?: { statusCode: number } });
+    expect(
+      lines.some(
+        (l) => l.msg === 'request completed' && l.req?.method === 'POST' && l.req.route === '/deploy' && l.res?.statusCode === 201,
+      ),
+    ).toBe(true);
     expect(lines.at(-1)?.msg).toBe('shut down cleanly');
   }, 60_000);
 
@@ -117,7 +131,9 @@ describe('main.ts', () => {
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { level: number; msg: string; err?: { code?: string } });
-      expect(fatal).toContainEqual(expect.objectContaining({ level: 60, msg: 'could not start', err: expect.objectContaining({ code: 'EADDRINUSE' }) }));
+      expect(fatal).toContainEqual(
+        expect.objectContaining({ level: 60, msg: 'could not start', err: expect.objectContaining({ code: 'EADDRINUSE' }) }),
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

@@ -26,7 +26,7 @@ describe('the README quickstart', () => {
     expect(root.scripts['start']).toContain('@drops/example-express-server start');
   });
 
-  it('runs the tests with the root README\'s command, the one .ci/run runs', async () => {
+  it("runs the tests with the root README's command, the one .ci/run runs", async () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     const ci = await readFile(new URL('../../../.ci/run', import.meta.url), 'utf8');
     const command = 'npx --yes pnpm@10 install && npx --yes pnpm@10 test';
@@ -44,7 +44,16 @@ describe('the README quickstart', () => {
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(10);
     const [minted, deployed, page, list, revoked, refused, status, byValue, leakedStatus, events] = lines as [
-      string, string, string, string, string, string, string, string, string, string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
     ];
 
     const key = JSON.parse(minted) as { apiKey: string; id: string; name: string };
@@ -59,7 +68,9 @@ describe('the README quickstart', () => {
     expect(status).toBe('401');
     expect(byValue).toBe('202');
     expect(leakedStatus).toBe('401');
-    const { events: [event] } = JSON.parse(events) as { events: Array<{ type: string; source: string; actor: string | null }> };
+    const {
+      events: [event],
+    } = JSON.parse(events) as { events: Array<{ type: string; source: string; actor: string | null }> };
     expect(event).toMatchObject({ type: 'revoked', source: 'revoke_by_value', actor: null });
   }, 60_000);
 });

@@ -34,15 +34,17 @@ const jwt = fc
 
 /** One character as sent: as it is, or `%XX` in either case of hex (mixed too), encoded up to three times. */
 const encodedChar = (char: string): fc.Arbitrary<string> =>
-  fc.record({ times: fc.integer({ min: 0, max: 3 }), cases: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }) }).map(({ times, cases }) => {
-    let sent = char;
-    for (let round = 0; round < times; round++) {
-      const hex = sent.charCodeAt(0).toString(16).padStart(2, '0');
-      const digits = [...hex].map((digit, i) => (cases[(round * 2 + i) % cases.length] ? digit.toUpperCase() : digit)).join('');
-      sent = `%${digits}${sent.slice(1)}`;
-    }
-    return sent;
-  });
+  fc
+    .record({ times: fc.integer({ min: 0, max: 3 }), cases: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }) })
+    .map(({ times, cases }) => {
+      let sent = char;
+      for (let round = 0; round < times; round++) {
+        const hex = sent.charCodeAt(0).toString(16).padStart(2, '0');
+        const digits = [...hex].map((digit, i) => (cases[(round * 2 + i) % cases.length] ? digit.toUpperCase() : digit)).join('');
+        sent = `%${digits}${sent.slice(1)}`;
+      }
+      return sent;
+    });
 
 /** `secret` with each character independently kept or percent-encoded. */
 const encodedSecret = (secret: string): fc.Arbitrary<string> => fc.tuple(...[...secret].map(encodedChar)).map((chars) => chars.join(''));
@@ -56,7 +58,6 @@ const placement = fc.constantFrom(
   (s: string) => `/deploy?name=site&${s}`,
   (s: string) => `/d/${s}?t=${s}`,
 );
-
 
 function expectNoTrace(scrubbed: string, secret: string): void {
   const decoded = decodedUntilStable(scrubbed);

@@ -64,14 +64,24 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // on PostgreSQL the database, so instances behind one load balancer share each count; PGlite is
   // one process, which counts alone.
   const rateLimitStore = config.database.kind === 'postgres' ? new PostgresRateLimitStore({ db }) : inProcessRateLimitStore({ clock });
-  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: identity.verifier, resolveAccount: identity.resolveAccount, clock });
+  const authenticator = createAuthenticator({
+    keyStore,
+    idTokenVerifier: identity.verifier,
+    resolveAccount: identity.resolveAccount,
+    clock,
+  });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({
     config,
     authenticator:
       config.authFailureLimit === null
         ? authenticator
-        : limitAuthFailures(authenticator, { store: rateLimitStore, limit: config.authFailureLimit, ipv6PrefixLength: config.ipv6PrefixLength, clock }),
+        : limitAuthFailures(authenticator, {
+            store: rateLimitStore,
+            limit: config.authFailureLimit,
+            ipv6PrefixLength: config.ipv6PrefixLength,
+            clock,
+          }),
     rateLimitStore,
     keys: createKeyManager({
       keyStore,

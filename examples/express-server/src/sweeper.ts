@@ -14,12 +14,7 @@ export interface Sweeper {
  * refuses expired drops, so the sweeper only reclaims space; several instances may sweep the
  * same database (the delete is idempotent).
  */
-export function startSweeper(options: {
-  drops: DropsRepository;
-  intervalMs: number;
-  clock: () => number;
-  logger: Logger;
-}): Sweeper {
+export function startSweeper(options: { drops: DropsRepository; intervalMs: number; clock: () => number; logger: Logger }): Sweeper {
   const { drops, clock, logger } = options;
   let running: Promise<number> | null = null;
   const sweep = (): Promise<number> => {

@@ -25,7 +25,9 @@ describe('two instances on one PostgreSQL database', () => {
     const { apiKey, id } = await a.mintKey('other-account');
     expect((await b.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
     expect((await a.fetch('/drops', { headers: bearer(apiKey) })).status).toBe(401);
-    expect((await a.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'other-account' })) })).status).toBe(404);
+    expect((await a.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'other-account' })) })).status).toBe(
+      404,
+    );
   });
 
   it('shares drops, names and vanity names between instances', async () => {

@@ -9,12 +9,7 @@ import {
   MemoryKeyStore,
   withAuth,
 } from '@drops/auth';
-import {
-  LocalIdentityProvider,
-  snapshotOf,
-  uniform401WireSweep,
-  UNIFORM_401 as UNIFORM_401_SNAPSHOT,
-} from '@drops/auth/testing';
+import { LocalIdentityProvider, snapshotOf, uniform401WireSweep, UNIFORM_401 as UNIFORM_401_SNAPSHOT } from '@drops/auth/testing';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
@@ -146,7 +141,11 @@ describe('POST /deploy: no credential is fine, a bad one is refused', () => {
 
 describe('the /keys routes', () => {
   it('authenticate the whole family before routing, then answer 405 and 404 as JSON', async () => {
-    for (const [method, path] of [['PUT', '/keys'], ['GET', '/keys/abc'], ['PATCH', '/keys/a/b']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/keys'],
+      ['GET', '/keys/abc'],
+      ['PATCH', '/keys/a/b'],
+    ] as const) {
       await expect401(await fetch(`${base}${path}`, { method }));
     }
     const token = bearer(idp.mintIdToken());

@@ -8,7 +8,11 @@ interface BunServer {
   requestIP(request: Request): { address: string } | null;
 }
 declare const Bun: {
-  serve(options: { hostname: string; port: number; fetch: (request: Request, server: BunServer) => Response | Promise<Response> }): BunServer;
+  serve(options: {
+    hostname: string;
+    port: number;
+    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
+  }): BunServer;
 };
 
 const identity = await identitySetupFromEnv();

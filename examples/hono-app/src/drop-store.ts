@@ -1,4 +1,3 @@
-
 /** A deployed drop, as this example keeps it (in memory). */
 export interface Drop {
   readonly slug: string;

@@ -15,10 +15,7 @@ export default {
     if (app === undefined) {
       const settings = identityProviderFromEnv(env);
       if (settings === null) {
-        return Response.json(
-          { error: 'set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL' },
-          { status: 503 },
-        );
+        return Response.json({ error: 'set FIREBASE_PROJECT_ID, or AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL' }, { status: 503 });
       }
       app = createService(createIdTokenVerifier(settings), (c) => c.req.header('cf-connecting-ip'));
     }

@@ -2,13 +2,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  UNAUTHENTICATED_MESSAGE,
-  createAuthenticator,
-  createIdTokenVerifier,
-  createKeyManager,
-  MemoryKeyStore,
-} from '@drops/auth';
+import { UNAUTHENTICATED_MESSAGE, createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';

@@ -109,14 +109,25 @@ export async function main(): Promise<Principal | null> {
   it.each([
     ['module node16 in a CommonJS package', { module: 'node16', moduleResolution: 'node16' }],
     ['moduleResolution node10', { module: 'commonjs', moduleResolution: 'node10' }],
-  ])('typechecks a TypeScript consumer under %s', async (name, options) => {
-    const dir = commonJsProject(name.replace(/\W+/g, '-'), {
-      'index.ts': consumer,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, types: ['node'], typeRoots: [join(packageDir, 'node_modules/@types'), join(packageDir, '../../node_modules/@types')] },
-        files: ['index.ts'],
-      }),
-    });
-    await expect(run(process.execPath, [tsc, '-p', dir], { cwd: dir })).resolves.toBeDefined();
-  }, 60_000);
+  ])(
+    'typechecks a TypeScript consumer under %s',
+    async (name, options) => {
+      const dir = commonJsProject(name.replace(/\W+/g, '-'), {
+        'index.ts': consumer,
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: 'es2022',
+            strict: true,
+            noEmit: true,
+            types: ['node'],
+            typeRoots: [join(packageDir, 'node_modules/@types'), join(packageDir, '../../node_modules/@types')],
+          },
+          files: ['index.ts'],
+        }),
+      });
+      await expect(run(process.execPath, [tsc, '-p', dir], { cwd: dir })).resolves.toBeDefined();
+    },
+    60_000,
+  );
 });

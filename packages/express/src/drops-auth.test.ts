@@ -1,11 +1,4 @@
-import {
-  createAuthenticator,
-  createIdTokenVerifier,
-  createKeyManager,
-  MemoryKeyStore,
-  type KeyStore,
-  type Principal,
-} from '@drops/auth';
+import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, type KeyStore, type Principal } from '@drops/auth';
 import { request } from 'node:http';
 import { LocalIdentityProvider, snapshotOf, UNIFORM_401, type AnswerSnapshot } from '@drops/auth/testing';
 import express, { type ErrorRequestHandler } from 'express';
@@ -124,7 +117,10 @@ describe('requireAuth and optionalAuth', () => {
     });
     expect(minted.status).toBe(201);
     const { apiKey } = (await minted.json()) as { apiKey: string };
-    for (const [method, path] of [['GET', '/whoami'], ['POST', '/deploy']] as const) {
+    for (const [method, path] of [
+      ['GET', '/whoami'],
+      ['POST', '/deploy'],
+    ] as const) {
       const warned = await fetch(`${server.url}${path}`, { method, headers: bearer(apiKey) });
       expect(warned.headers.get('drops-key-expiration'), path).toBe(expiresAt);
     }
@@ -157,10 +153,14 @@ describe('requireAuth and optionalAuth', () => {
     const statusWith = (values: string[]): Promise<number> =>
       new Promise((resolve, reject) => {
         // node:http sends an array value as repeated header lines, as a smuggling client would.
-        const req = request(`${server.url}/whoami`, { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${server.url}/whoami`,
+          { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject).end();
       });
     expect(await statusWith([`Bearer ${apiKey}`])).toBe(200);
@@ -178,16 +178,16 @@ describe('requireAuth and optionalAuth', () => {
     const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
     expect(() => dropsAuth({ authenticator }).requireAuth({ accept: [] })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator }).optionalAuth({ accept: ['password' as 'api_key'] })).toThrow(TypeError);
-    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token'], optional: true } as never)).toThrow(/unknown option "optional"/);
+    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token'], optional: true } as never)).toThrow(
+      /unknown option "optional"/,
+    );
     expect(() => dropsAuth({ authenticator: {} as typeof authenticator })).toThrow(TypeError);
     expect(() => dropsAuth({} as never)).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator, errorMode: 'next' } as never)).toThrow(/unknown option "errorMode"/);
     expect(() => dropsAuth({ authenticator, onError: 'x' as never })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator, keys: {} as never })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator }).keysRouter()).toThrow(TypeError);
-    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token', 'nope' as 'id_token'] })).toThrow(
-      TypeError,
-    );
+    expect(() => dropsAuth({ authenticator }).requireAuth({ accept: ['id_token', 'nope' as 'id_token'] })).toThrow(TypeError);
     expect(() => dropsAuth({ authenticator }).errorHandler({ onError: () => {} } as never)).toThrow(/unknown option "onError"/);
     expect(() => dropsAuth({ authenticator }).keysRouter({ limit: 1 } as never)).toThrow(TypeError);
   });

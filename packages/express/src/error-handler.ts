@@ -58,7 +58,11 @@ const isUnder = (path: string, paths: readonly string[]): boolean =>
  * 400/413, never Express's HTML page. Any other error goes to `next(err)`.
  * @internal Reached through `dropsAuth(...).errorHandler()`.
  */
-export function createErrorHandler(authenticator: Authenticator, options: ErrorHandlerOptions | undefined, fail: Fail): ErrorRequestHandler {
+export function createErrorHandler(
+  authenticator: Authenticator,
+  options: ErrorHandlerOptions | undefined,
+  fail: Fail,
+): ErrorRequestHandler {
   const { publicPaths, keysPath } = parseOptions(options);
 
   async function judgeBodyError(req: Request, bodyError: DropsAuthError): Promise<DropsAuthError> {

@@ -99,10 +99,18 @@ describe('keysRouter: what the shared suite does not cover', () => {
     const server = await listen(app);
     try {
       const token = bearer(idp.mintIdToken({ sub: 'form' }));
-      const form = await fetch(`${server.url}/keys`, { method: 'POST', headers: { ...token, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=ci-form' });
+      const form = await fetch(`${server.url}/keys`, {
+        method: 'POST',
+        headers: { ...token, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=ci-form',
+      });
       expect(form.status).toBe(201);
       expect(((await form.json()) as { name: string }).name).toBe('ci-form');
-      const text = await fetch(`${server.url}/keys`, { method: 'POST', headers: { ...token, 'content-type': 'text/plain' }, body: 'ci-main' });
+      const text = await fetch(`${server.url}/keys`, {
+        method: 'POST',
+        headers: { ...token, 'content-type': 'text/plain' },
+        body: 'ci-main',
+      });
       expect(text.status).toBe(400);
       expect(text.headers.get('content-type')).toBe('application/json; charset=utf-8');
     } finally {

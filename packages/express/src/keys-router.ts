@@ -1,5 +1,11 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader, writeNodeAnswer } from '@drops/auth/adapter';
+import {
+  authorizationOfNodeRequest,
+  createKeyRoutes,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  writeNodeAnswer,
+} from '@drops/auth/adapter';
 import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
@@ -16,7 +22,12 @@ export type KeysRouterOptions = KeyRoutesOptions;
  * a 404 or 405).
  * @internal Reached through `dropsAuth(...).keysRouter()`.
  */
-export function createKeysRouter(authenticator: Authenticator, keys: KeyManager, options: KeysRouterOptions | undefined, fail: Fail): Router {
+export function createKeysRouter(
+  authenticator: Authenticator,
+  keys: KeyManager,
+  options: KeysRouterOptions | undefined,
+  fail: Fail,
+): Router {
   const routes = createKeyRoutes(authenticator, keys, options, 'keysRouter');
   const handle = routeHandler(fail, async (req, res) => {
     const answer = await routes.handle({

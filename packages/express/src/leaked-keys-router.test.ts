@@ -1,4 +1,11 @@
-import { createAuthenticator, createGitHubSecretScanning, createKeyManager, MemoryKeyStore, type KeyManager, type LeakedKeysOptions } from '@drops/auth';
+import {
+  createAuthenticator,
+  createGitHubSecretScanning,
+  createKeyManager,
+  MemoryKeyStore,
+  type KeyManager,
+  type LeakedKeysOptions,
+} from '@drops/auth';
 import { LocalSecretScanningKeys } from '@drops/auth/testing';
 import { describeLeakedKeysRoutes } from '@drops/auth/testing/conformance';
 import express from 'express';
@@ -44,7 +51,11 @@ describe(`leakedKeysRouter behind a body parser (Express ${major})`, () => {
     const app = express();
     const verifying = createGitHubSecretScanning({ keysUrl: github.keysUrl });
     // express.raw() keeps the bytes GitHub signed; its limit is the router's too.
-    app.use('/raw', express.raw({ type: 'application/json', limit: '4mb' }), leakedKeysRouter({ githubSecretScanning: verifying, secretScanningBodyLimit: 1024 }));
+    app.use(
+      '/raw',
+      express.raw({ type: 'application/json', limit: '4mb' }),
+      leakedKeysRouter({ githubSecretScanning: verifying, secretScanningBodyLimit: 1024 }),
+    );
     app.use(express.json());
     app.use(leakedKeysRouter(options));
     app.use('/with-scanning', leakedKeysRouter({ githubSecretScanning: verifying }));
@@ -104,7 +115,11 @@ describe('leakedKeysRouter options', () => {
     const { leakedKeysRouter } = dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: createKeyManager({ keyStore }) });
     expect(() => leakedKeysRouter({ revokeRateLimit: { max: -1, windowMs: 1 } })).toThrow(TypeError);
     expect(() => leakedKeysRouter({ bodyLimit: 1 } as never)).toThrow(/unknown option "bodyLimit"/);
-    expect(() => dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: {} as never })).toThrow(/keys: expected createKeyManager/);
-    expect(() => dropsAuth({ authenticator: { authenticate: () => {}, authenticateOptional: () => {} } as never }).leakedKeysRouter()).toThrow(TypeError);
+    expect(() => dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: {} as never })).toThrow(
+      /keys: expected createKeyManager/,
+    );
+    expect(() =>
+      dropsAuth({ authenticator: { authenticate: () => {}, authenticateOptional: () => {} } as never }).leakedKeysRouter(),
+    ).toThrow(TypeError);
   });
 });

@@ -21,12 +21,7 @@ export type LeakedKeysRouterOptions = LeakedKeysOptions;
  * Express router, to mount at the root.
  * @internal Reached through `dropsAuth(...).leakedKeysRouter()`.
  */
-export function createLeakedKeysRouter(
-  keys: KeyManager,
-  options: LeakedKeysRouterOptions | undefined,
-  fail: Fail,
-  where: string,
-): Router {
+export function createLeakedKeysRouter(keys: KeyManager, options: LeakedKeysRouterOptions | undefined, fail: Fail, where: string): Router {
   const routes = createLeakedKeyRoutes(keys, options, where);
   const requestOf = (req: Request): LeakedKeyRequest => ({
     headers: req.headers,

@@ -44,7 +44,9 @@ export async function readRawBody(req: Request, limit: number, where: string): P
     return kept;
   }
   if (req.readableEnded) {
-    throw new Error(`${where}: the request body was already parsed (express.json()?): mount the router before any body parser, GitHub signs the raw bytes`);
+    throw new Error(
+      `${where}: the request body was already parsed (express.json()?): mount the router before any body parser, GitHub signs the raw bytes`,
+    );
   }
   return readBodyBytes(req, { limit, contentLength: req.headers['content-length'], contentEncoding: req.headers['content-encoding'] });
 }

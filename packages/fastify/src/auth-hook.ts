@@ -37,7 +37,12 @@ function parseHookOptions(name: string, options: AuthHookOptions | undefined): r
  * `request.headers`).
  * @internal
  */
-export function authHook(authenticator: Authenticator, optional: boolean, options: AuthHookOptions | undefined, onError: OnError | undefined): AuthHook {
+export function authHook(
+  authenticator: Authenticator,
+  optional: boolean,
+  options: AuthHookOptions | undefined,
+  onError: OnError | undefined,
+): AuthHook {
   const accept = parseHookOptions(optional ? 'optionalAuth' : 'requireAuth', options);
   return async (request, reply) => {
     // `request.ip` follows `trustProxy`: read only if a first use is written.

@@ -28,9 +28,16 @@ async function appWith(store: KeyStore): Promise<FastifyInstance> {
   const auth = dropsAuth({ authenticator, keys: createKeyManager({ keyStore: store }), onError: (error) => seen.push(error) });
   const app = Fastify();
   await app.register(auth.keysRoutes, { prefix: '/keys' });
-  app.get('/either', { preHandler: auth.requireAuth() }, async (req) => ({ accountId: req.auth.accountId, credential: req.auth.credential }));
-  app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async (req) => ({ accountId: principalOf(req).accountId }));
-  app.post('/optional', { preHandler: auth.optionalAuth() }, async (req) => ({ owner: (req.auth as typeof req.auth | null)?.accountId ?? null }));
+  app.get('/either', { preHandler: auth.requireAuth() }, async (req) => ({
+    accountId: req.auth.accountId,
+    credential: req.auth.credential,
+  }));
+  app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async (req) => ({
+    accountId: principalOf(req).accountId,
+  }));
+  app.post('/optional', { preHandler: auth.optionalAuth() }, async (req) => ({
+    owner: (req.auth as typeof req.auth | null)?.accountId ?? null,
+  }));
   app.post('/drops', { onRequest: auth.requireAuth() }, async (req, reply) => reply.code(201).send({ body: req.body }));
   app.get('/boom', { preHandler: auth.requireAuth() }, async () => {
     throw new Error('route failure');
@@ -116,9 +123,16 @@ describe('requireAuth()', () => {
   it('as onRequest, judges the credential before Fastify parses the body: a malformed body is the 401 without one, 400 with one', async () => {
     const malformed = { method: 'POST', body: '{"name": ', headers: { 'content-type': 'application/json' } };
     await expectUniform401(await fetch(`${server.url}/drops`, malformed));
-    const signedIn = await fetch(`${server.url}/drops`, { ...malformed, headers: { ...malformed.headers, ...bearer(idp.mintIdToken({ sub: 'u-10' })) } });
+    const signedIn = await fetch(`${server.url}/drops`, {
+      ...malformed,
+      headers: { ...malformed.headers, ...bearer(idp.mintIdToken({ sub: 'u-10' })) },
+    });
     expect(signedIn.status).toBe(400);
-    const good = await fetch(`${server.url}/drops`, { ...malformed, body: '{"a":1}', headers: { ...malformed.headers, ...bearer(idp.mintIdToken({ sub: 'u-10' })) } });
+    const good = await fetch(`${server.url}/drops`, {
+      ...malformed,
+      body: '{"a":1}',
+      headers: { ...malformed.headers, ...bearer(idp.mintIdToken({ sub: 'u-10' })) },
+    });
     expect(await good.json()).toEqual({ body: { a: 1 } });
   });
 });
@@ -150,7 +164,9 @@ describe("keysRoutes: Fastify's own body parsing never answers for it", () => {
     });
     // A tiny app-wide body limit, and the app's own JSON parser that fails on everything.
     const app = Fastify({ bodyLimit: 8 });
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, _body, done) => done(new Error('app parser ran'), undefined));
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, _body, done) =>
+      done(new Error('app parser ran'), undefined),
+    );
     await app.register(auth.keysRoutes, { prefix: '/keys', bodyLimit: 64 });
     const keysServer = await listen(app);
     try {
@@ -162,7 +178,11 @@ describe("keysRoutes: Fastify's own body parsing never answers for it", () => {
       expect(bad.status).toBe(400);
       expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
       expect((await bad.json()) as unknown).toEqual({ error: expect.stringMatching(/JSON/) as unknown });
-      const big = await fetch(`${keysServer.url}/keys`, { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(100) }), headers: signedIn });
+      const big = await fetch(`${keysServer.url}/keys`, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'x'.repeat(100) }),
+        headers: signedIn,
+      });
       expect(big.status).toBe(413);
       const minted = await fetch(`${keysServer.url}/keys`, { method: 'POST', body: '{"name":"ci-main"}', headers: signedIn });
       expect(minted.status).toBe(201);

@@ -24,6 +24,8 @@ describe('leakedKeysRoutes options', () => {
   it('are checked when the plugin is registered', async () => {
     await expect(Fastify().register(auth.leakedKeysRoutes, { revokeBodyLimit: 0 })).rejects.toThrow(TypeError);
     await expect(Fastify().register(auth.leakedKeysRoutes, { limit: 1 } as never)).rejects.toThrow(/unknown option "limit"/);
-    await expect(Fastify().register(dropsAuth({ authenticator: createAuthenticator({ keyStore }) }).leakedKeysRoutes)).rejects.toThrow(TypeError);
+    await expect(Fastify().register(dropsAuth({ authenticator: createAuthenticator({ keyStore }) }).leakedKeysRoutes)).rejects.toThrow(
+      TypeError,
+    );
   });
 });

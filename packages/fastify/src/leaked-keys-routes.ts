@@ -36,7 +36,8 @@ export function leakedKeysRoutesPlugin(keys: KeyManager | undefined, onError: On
       readBytes: (limit) => readRawBody(request, limit),
       readJson: (limit, example) => readKeysBody(request, limit, example),
     });
-    const serve = (handle: (request: LeakedKeyRequest) => Promise<RouteAnswer>) =>
+    const serve =
+      (handle: (request: LeakedKeyRequest) => Promise<RouteAnswer>) =>
       async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
         try {
           return respondWithAnswer(reply, await handle(requestOf(request)));

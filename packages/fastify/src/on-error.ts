@@ -6,7 +6,12 @@ import { respondWithError } from './respond-with-error.js';
 export type OnError = (error: DropsAuthError, request: FastifyRequest) => void;
 
 /** Answers a drops-auth error once `onError` has seen it. @internal */
-export function answerError(request: FastifyRequest, reply: FastifyReply, error: DropsAuthError, onError: OnError | undefined): FastifyReply {
+export function answerError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: DropsAuthError,
+  onError: OnError | undefined,
+): FastifyReply {
   onError?.(error, request);
   return respondWithError(reply, error);
 }

@@ -13,10 +13,13 @@ const payloads = new WeakMap<FastifyRequest, AsyncIterable<Uint8Array | string>>
  */
 export function leaveBodiesUnread(instance: FastifyInstance): void {
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser('*', (request: FastifyRequest, payload: AsyncIterable<Uint8Array | string>, done: (error: null) => void) => {
-    payloads.set(request, payload);
-    done(null);
-  });
+  instance.addContentTypeParser(
+    '*',
+    (request: FastifyRequest, payload: AsyncIterable<Uint8Array | string>, done: (error: null) => void) => {
+      payloads.set(request, payload);
+      done(null);
+    },
+  );
 }
 
 function bodyOf(request: FastifyRequest): AsyncIterable<Uint8Array | string> {

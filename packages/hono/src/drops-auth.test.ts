@@ -87,7 +87,11 @@ describe('dropsAuth() for Hono: middleware and mounting', () => {
     expect(list.keys.map((k) => k.id)).toEqual([id]);
     expect((await app.request(`/api/orgs/o1/keys/${id}`, { method: 'DELETE', headers: token })).status).toBe(204);
     expect((await app.request('/api/orgs/o1/keys/a/b', { headers: token })).status).toBe(404);
-    for (const [method, path] of [['PUT', '/api/orgs/o1/keys'], ['GET', '/api/orgs/o1/keys/'], ['PROPFIND', '/api/orgs/o1/keys/a/b']]) {
+    for (const [method, path] of [
+      ['PUT', '/api/orgs/o1/keys'],
+      ['GET', '/api/orgs/o1/keys/'],
+      ['PROPFIND', '/api/orgs/o1/keys/a/b'],
+    ]) {
       expect(await snapshotOf(await app.request(path!, { method }))).toEqual(UNIFORM_401);
     }
   });

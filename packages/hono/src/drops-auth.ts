@@ -102,10 +102,11 @@ function clientIpOption(clientIp: unknown): ClientIp | undefined {
 export function dropsAuth(options: DropsAuthOptions): DropsAuthHono {
   const { clientIp: clientIpGiven, ...adapterOptions } = (options ?? {}) as DropsAuthOptions;
   const clientIp = clientIpOption(clientIpGiven);
-  const { authenticator, keys, onError: onAnyError } = parseAdapterOptions(
-    options === null || typeof options !== 'object' ? options : adapterOptions,
-    'dropsAuth()',
-  );
+  const {
+    authenticator,
+    keys,
+    onError: onAnyError,
+  } = parseAdapterOptions(options === null || typeof options !== 'object' ? options : adapterOptions, 'dropsAuth()');
   const onError = onAnyError as OnError | undefined;
   const middleware = { authenticator, clientIp, onError };
 

@@ -48,20 +48,23 @@ export function createKeysRoutes(
   const routes = createKeyRoutes(authenticator, keys, options, 'keysRoutes()');
   const app = new Hono<{ Variables: OptionalDropsAuthVariables }>();
   app.all('*', (c) =>
-    withKeyExpiration(c, answeringErrors(c, onError, async () => {
-      const request = c.req.raw;
-      const url = new URL(request.url);
-      const answer = await routes.handle({
-        method: request.method,
-        path: pathBelowMount(c, url.pathname),
-        query: url.searchParams,
-        authorization: request.headers,
-        info: () => clientInfoOf(c, clientIp),
-        readJson: (limit) => readRequestJson(request, limit),
-        authenticated: (principal) => c.set('auth', principal),
-      });
-      return answerResponse(answer, request.method);
-    })),
+    withKeyExpiration(
+      c,
+      answeringErrors(c, onError, async () => {
+        const request = c.req.raw;
+        const url = new URL(request.url);
+        const answer = await routes.handle({
+          method: request.method,
+          path: pathBelowMount(c, url.pathname),
+          query: url.searchParams,
+          authorization: request.headers,
+          info: () => clientInfoOf(c, clientIp),
+          readJson: (limit) => readRequestJson(request, limit),
+          authenticated: (principal) => c.set('auth', principal),
+        });
+        return answerResponse(answer, request.method);
+      }),
+    ),
   );
   return app;
 }

@@ -6,15 +6,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { dropsAuth } from './drops-auth.js';
 import { listen } from './test-server.js';
 
-describeLeakedKeysRoutes({ describe, it, beforeEach, afterEach, beforeAll, afterAll }, 'dropsAuth().leakedKeysRoutes() (Hono on @hono/node-server)', {
-  serve: ({ authenticator, keys, leakedKeys }) => {
-    const auth = dropsAuth({ authenticator, keys, clientIp: (c) => getConnInfo(c).remote.address });
-    const app = new Hono();
-    app.route('/keys', auth.keysRoutes());
-    app.route('/', auth.leakedKeysRoutes(leakedKeys));
-    return listen(app);
+describeLeakedKeysRoutes(
+  { describe, it, beforeEach, afterEach, beforeAll, afterAll },
+  'dropsAuth().leakedKeysRoutes() (Hono on @hono/node-server)',
+  {
+    serve: ({ authenticator, keys, leakedKeys }) => {
+      const auth = dropsAuth({ authenticator, keys, clientIp: (c) => getConnInfo(c).remote.address });
+      const app = new Hono();
+      app.route('/keys', auth.keysRoutes());
+      app.route('/', auth.leakedKeysRoutes(leakedKeys));
+      return listen(app);
+    },
   },
-});
+);
 
 describe('leakedKeysRoutes options', () => {
   it('checks them when created', () => {

@@ -38,8 +38,7 @@ export function createLeakedKeysRoutes(
     (handle: (request: LeakedKeyRequest) => Promise<RouteAnswer>): Handler =>
     (c) =>
       answeringErrors(c, onError, async () => answerResponse(await handle(requestOf(c))));
-  const methodNotAllowed: Handler = (c) =>
-    answeringErrors(c, onError, () => Promise.reject(new MethodNotAllowedError(['POST'])));
+  const methodNotAllowed: Handler = (c) => answeringErrors(c, onError, () => Promise.reject(new MethodNotAllowedError(['POST'])));
 
   const app = new Hono();
   app.post(REVOKE_CREDENTIALS_PATH, serve(routes.revokeCredentials));

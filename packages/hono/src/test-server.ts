@@ -9,6 +9,7 @@ export interface TestServer {
 }
 
 /** Starts `app` with `@hono/node-server` on 127.0.0.1, port 0. Test helper; not exported from the package. */
+// biome-ignore lint/suspicious/noExplicitAny: a test helper for apps of any environment, schema and base path.
 export async function listen(app: Hono<any, any, any>): Promise<TestServer> {
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));

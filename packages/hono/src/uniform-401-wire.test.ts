@@ -35,8 +35,14 @@ describe('the uniform 401 on the wire, Hono on @hono/node-server', () => {
     const sweep = await uniform401WireSweep({
       url: server.url,
       idp,
-      accountRoutes: [['GET', '/whoami'], ['GET', '/keys']],
-      idTokenOnlyRoutes: [['GET', '/token-only'], ['POST', '/keys']],
+      accountRoutes: [
+        ['GET', '/whoami'],
+        ['GET', '/keys'],
+      ],
+      idTokenOnlyRoutes: [
+        ['GET', '/token-only'],
+        ['POST', '/keys'],
+      ],
       optionalRoute: ['POST', '/deploy'],
     });
     for (const [what, wire] of sweep.answers) expect(wire, what).toBe(sweep.expected);

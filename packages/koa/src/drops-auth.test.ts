@@ -178,10 +178,14 @@ describe('requireAuth()', () => {
     const statusWith = (values: string[]): Promise<number> =>
       new Promise((resolve, reject) => {
         // node:http sends an array value as repeated header lines, as a smuggling client would.
-        const req = request(`${server.url}/either`, { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${server.url}/either`,
+          { headers: ['host', 'localhost', ...values.flatMap((v) => ['authorization', v])] },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject).end();
       });
     expect(await statusWith([`Bearer ${apiKey}`])).toBe(200);

@@ -59,7 +59,10 @@ const bad = (apiKey: string): ReadonlyArray<readonly [string, ReadonlyArray<read
 ];
 
 async function mintKey(url: string): Promise<string> {
-  const res = await fetch(`${url}/keys`, { method: 'POST', headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'koa-parser' })}` } });
+  const res = await fetch(`${url}/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'koa-parser' })}` },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { apiKey: string }).apiKey;
 }
@@ -68,14 +71,18 @@ async function post(url: string, contentType: string, body: string, headers: Rea
   return sendRawRequest(url, 'POST', '/keys', [...headers, ['Content-Type', contentType]], body);
 }
 
-describe('@koa/bodyparser after drops\' key router (the documented order)', () => {
+describe("@koa/bodyparser after drops' key router (the documented order)", () => {
   it('answers a body it cannot read with the uniform 401 without a valid credential, a JSON 400/413 with one', async () => {
     const { url } = await start('after');
     const reference = await sendRawRequest(url, 'GET', '/whoami');
     expect(await snapshotOf(reference)).toEqual(UNIFORM_401);
     const apiKey = await mintKey(url);
     const token = idp.mintIdToken({ sub: 'koa-parser' });
-    for (const [{ what, contentType, body }, status] of [[BODIES[0], 400], [BODIES[1], 413], [BODIES[2], 413]] as const) {
+    for (const [{ what, contentType, body }, status] of [
+      [BODIES[0], 400],
+      [BODIES[1], 413],
+      [BODIES[2], 413],
+    ] as const) {
       for (const [credential, headers] of bad(apiKey)) {
         expect(wireSnapshotOf(await post(url, contentType, body, headers)), `${what}, ${credential}`).toBe(wireSnapshotOf(reference));
       }
@@ -86,7 +93,7 @@ describe('@koa/bodyparser after drops\' key router (the documented order)', () =
   });
 });
 
-describe('@koa/bodyparser before drops\' key router', () => {
+describe("@koa/bodyparser before drops' key router", () => {
   // The parser reads the body before any credential is judged: its own plain-text 400/413 (Koa's
   // answer to the error it throws) for every caller, which is why docs/adapters.md says to mount
   // drops' routers first. Never a 5xx, and never the drops route.

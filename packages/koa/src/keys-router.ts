@@ -22,7 +22,12 @@ const KEYS_AND_BELOW = /^\/keys(?:\/.*)?$/;
  * or 405 that would reveal what exists).
  * @internal Reached through `dropsAuth(...).keysRouter()`.
  */
-export function createKeysRouter(authenticator: Authenticator, keys: KeyManager, options: KeysRouterOptions | undefined, onError?: OnError): Router {
+export function createKeysRouter(
+  authenticator: Authenticator,
+  keys: KeyManager,
+  options: KeysRouterOptions | undefined,
+  onError?: OnError,
+): Router {
   const routes = createKeyRoutes(authenticator, keys, options, 'keysRouter()');
   const router = new Router();
   router.all(

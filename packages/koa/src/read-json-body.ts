@@ -30,7 +30,9 @@ export function readRawBody(ctx: Context, limit: number, where: string): Promise
   if (typeof request.rawBody === 'string') return Promise.resolve(Buffer.from(request.rawBody, 'utf8'));
   if (request.body !== undefined || ctx.req.readableEnded) {
     return Promise.reject(
-      new Error(`${where}: the request body was already parsed without its raw text: mount the router before the body parser, GitHub signs the raw bytes`),
+      new Error(
+        `${where}: the request body was already parsed without its raw text: mount the router before the body parser, GitHub signs the raw bytes`,
+      ),
     );
   }
   return readBodyBytes(ctx.req, {

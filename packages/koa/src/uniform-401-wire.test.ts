@@ -1,10 +1,5 @@
 import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
-import {
-  LocalIdentityProvider,
-  snapshotOf,
-  uniform401WireSweep,
-  UNIFORM_401,
-} from '@drops/auth/testing';
+import { LocalIdentityProvider, snapshotOf, uniform401WireSweep, UNIFORM_401 } from '@drops/auth/testing';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,11 @@
 import type { CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept, requestInfoOfNodeRequest } from '@drops/auth/adapter';
+import {
+  authorizationOfNodeRequest,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  parseAccept,
+  requestInfoOfNodeRequest,
+} from '@drops/auth/adapter';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { DropsAuthContext } from './drops-auth-options.js';
 import { DROPS_AUTH } from './drops-auth-token.js';
@@ -45,7 +51,8 @@ export class DropsAuthGuard implements CanActivate {
     request.auth = principal;
     // Express's response and Fastify's reply both have `header(name, value)`.
     const expiration = keyExpirationHeader(principal);
-    if (expiration !== null) execution.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header(KEY_EXPIRATION_HEADER, expiration);
+    if (expiration !== null)
+      execution.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header(KEY_EXPIRATION_HEADER, expiration);
     return true;
   }
 }

@@ -123,7 +123,7 @@ describe.each(PLATFORMS)('DropsAuthGuard and DropsIdTokenGuard, platform-%s', (p
     }
   });
 
-  it('answers an unknown path under the keys path without a credential with the 401, not Nest\'s 404', async () => {
+  it("answers an unknown path under the keys path without a credential with the 401, not Nest's 404", async () => {
     const res = await fetch(`${server.url}/api/keys/no/such/thing`, { method: 'PATCH' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);

@@ -6,13 +6,17 @@ import { DropsAuthModule } from './drops-auth.module.js';
 import { listenNest, PLATFORMS } from './test-app.js';
 
 for (const platform of PLATFORMS) {
-  describeLeakedKeysRoutes({ describe, it, beforeEach, afterEach, beforeAll, afterAll }, `DropsAuthModule.forRoot({ leakedKeys }) on platform-${platform}`, {
-    serve: ({ authenticator, keys, leakedKeys }) => {
-      @Module({ imports: [DropsAuthModule.forRoot({ authenticator, keys, leakedKeys })] })
-      class AppModule {}
-      return listenNest(AppModule, platform);
+  describeLeakedKeysRoutes(
+    { describe, it, beforeEach, afterEach, beforeAll, afterAll },
+    `DropsAuthModule.forRoot({ leakedKeys }) on platform-${platform}`,
+    {
+      serve: ({ authenticator, keys, leakedKeys }) => {
+        @Module({ imports: [DropsAuthModule.forRoot({ authenticator, keys, leakedKeys })] })
+        class AppModule {}
+        return listenNest(AppModule, platform);
+      },
     },
-  });
+  );
 }
 
 describe('DropsAuthModule.forRoot({ leakedKeys })', () => {

@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DropsAuthError, PayloadTooLargeError } from '@drops/auth';
-import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseJsonText, readJsonBody, requestInfoOfNodeRequest, writeNodeAnswer } from '@drops/auth/adapter';
+import {
+  authorizationOfNodeRequest,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  parseJsonText,
+  readJsonBody,
+  requestInfoOfNodeRequest,
+  writeNodeAnswer,
+} from '@drops/auth/adapter';
 import type { DropsAuthContext } from './drops-auth-options.js';
 
 type KeyRoutesMount = NonNullable<DropsAuthContext['keyRoutes']>;

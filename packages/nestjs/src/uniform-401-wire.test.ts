@@ -59,7 +59,10 @@ describe.each(PLATFORMS)('the uniform 401 on the wire, guards on Nest controller
     const sweep = await uniform401WireSweep({
       url: server.url,
       idp,
-      accountRoutes: [['GET', '/whoami'], ['POST', '/deploy']],
+      accountRoutes: [
+        ['GET', '/whoami'],
+        ['POST', '/deploy'],
+      ],
       idTokenOnlyRoutes: [['GET', '/token-only']],
     });
     for (const [what, wire] of sweep.answers) expect(wire, what).toBe(sweep.expected);

@@ -45,7 +45,7 @@ async function openSessionOn(pool: PgPoolLike): Promise<DedicatedSession> {
   const events = client as unknown as Partial<PgSessionEvents>;
   if (typeof events.on !== 'function') {
     client.release(true);
-    throw new TypeError('fromPgPool: the pool\'s clients do not emit events (expected pg.Pool)');
+    throw new TypeError("fromPgPool: the pool's clients do not emit events (expected pg.Pool)");
   }
   let onNotification: (channel: string, payload: string) => void = () => {};
   let onLost: (error: Error) => void = () => {};
@@ -57,7 +57,7 @@ async function openSessionOn(pool: PgPoolLike): Promise<DedicatedSession> {
     onLost(error);
   };
   events.on('error', lose);
-  events.on('end', () => lose(new Error('the session\'s connection ended')));
+  events.on('end', () => lose(new Error("the session's connection ended")));
   events.on('notification', (message) => {
     if (!done) onNotification(message.channel, message.payload ?? '');
   });

@@ -51,5 +51,4 @@ describe.each([
     remember(cache, 'c');
     expect(held(cache, 'a', 'b', 'c')).toEqual([undefined, 'b', 'c']);
   });
-
 });

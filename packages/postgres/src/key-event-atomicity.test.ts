@@ -98,7 +98,12 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
           for (const k of keys) await store.create(k);
           await failEventWrites(db, failure);
           try {
-            await rejection(store.revokeMany(keys.map((k) => k.id), { at: new Date(), event: SCANNING }));
+            await rejection(
+              store.revokeMany(
+                keys.map((k) => k.id),
+                { at: new Date(), event: SCANNING },
+              ),
+            );
           } finally {
             await allowEventWrites(db);
           }
@@ -106,7 +111,14 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
             expect(await store.findActive(k.id)).not.toBeNull();
             expect(await eventTypes(db, k.id)).toEqual(['minted']);
           }
-          expect((await store.revokeMany(keys.map((k) => k.id), { at: new Date(), event: SCANNING })).map((r) => r.status)).toEqual(['revoked', 'revoked']);
+          expect(
+            (
+              await store.revokeMany(
+                keys.map((k) => k.id),
+                { at: new Date(), event: SCANNING },
+              )
+            ).map((r) => r.status),
+          ).toEqual(['revoked', 'revoked']);
           for (const k of keys) expect(await eventTypes(db, k.id)).toEqual(['minted', 'revoked']);
         });
 
@@ -161,7 +173,9 @@ function describeAtomicity(engine: string, open: () => Promise<Queryable>, failu
           await store.flushUses();
           expect(await keyRow(db, key.id)).toMatchObject({ last_used_at: at });
           expect(await eventTypes(db, key.id)).toEqual(['minted', 'first_used']);
-          const { rows } = await db.query(`select ip, user_agent from ${KEY_EVENTS_TABLE} where key_id = $1 and type = 'first_used'`, [key.id]);
+          const { rows } = await db.query(`select ip, user_agent from ${KEY_EVENTS_TABLE} where key_id = $1 and type = 'first_used'`, [
+            key.id,
+          ]);
           expect(rows).toEqual([{ ip: '192.0.2.44', user_agent: 'ci' }]);
         });
       });

@@ -49,7 +49,9 @@ describe('key expiry on PostgreSQL', () => {
       [KEYS_TABLE],
     );
     expect(rows).toEqual([{ is_nullable: 'YES', data_type: 'timestamp with time zone' }]);
-    const index = await admin.query<{ indexdef: string }>(`select indexdef from pg_indexes where indexname = $1`, [`${KEY_EVENTS_TABLE}_expired_once`]);
+    const index = await admin.query<{ indexdef: string }>(`select indexdef from pg_indexes where indexname = $1`, [
+      `${KEY_EVENTS_TABLE}_expired_once`,
+    ]);
     expect(index.rows[0]?.indexdef).toMatch(/UNIQUE INDEX .* \(key_id\) WHERE \(type = 'expired'::text\)/);
   });
 

@@ -58,7 +58,9 @@ describe('migrate on PostgreSQL', () => {
       { version: 2, name: 'bad', sql: 'select * from no_such_table' },
     ];
     await expect(migrate(db, { namespace: 'failing', migrations: failing })).rejects.toThrow(/no_such_table/);
-    const { rows } = await db.query(`select to_regclass('half_done') as t, (select count(*)::int from ${MIGRATIONS_TABLE} where namespace = 'failing') as n`);
+    const { rows } = await db.query(
+      `select to_regclass('half_done') as t, (select count(*)::int from ${MIGRATIONS_TABLE} where namespace = 'failing') as n`,
+    );
     expect(rows).toEqual([{ t: null, n: 0 }]);
   });
 

@@ -62,9 +62,7 @@ const migrationSchema = z.object({
 
 const optionsSchema = z.object(
   {
-    namespace: z
-      .string()
-      .regex(NAMESPACE_PATTERN, 'must be lowercase letters, digits and _ (at most 63), starting with a letter'),
+    namespace: z.string().regex(NAMESPACE_PATTERN, 'must be lowercase letters, digits and _ (at most 63), starting with a letter'),
     migrations: z.array(migrationSchema).superRefine((migrations, ctx) => {
       const seen = new Set<number>();
       for (const m of migrations) {
@@ -86,10 +84,9 @@ async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migr
   // versions this one recorded and applies nothing.
   await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
   await tx.exec(MIGRATIONS_TABLE_DDL);
-  const { rows } = await tx.query<{ version: number; name: string }>(
-    `select version, name from ${MIGRATIONS_TABLE} where namespace = $1`,
-    [namespace],
-  );
+  const { rows } = await tx.query<{ version: number; name: string }>(`select version, name from ${MIGRATIONS_TABLE} where namespace = $1`, [
+    namespace,
+  ]);
   const done = new Map(rows.map((r) => [Number(r.version), r.name]));
   const applied: number[] = [];
   for (const m of migrations) {
@@ -103,11 +100,7 @@ async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migr
       continue;
     }
     await tx.exec(m.sql);
-    await tx.query(`insert into ${MIGRATIONS_TABLE} (namespace, version, name) values ($1, $2, $3)`, [
-      namespace,
-      m.version,
-      m.name,
-    ]);
+    await tx.query(`insert into ${MIGRATIONS_TABLE} (namespace, version, name) values ($1, $2, $3)`, [namespace, m.version, m.name]);
     applied.push(m.version);
   }
   return applied;

@@ -33,7 +33,9 @@ export async function migrationStatus(db: Queryable, options: MigrateOptions): P
   const { rows: present } = await db.query<{ present: boolean }>(`select to_regclass($1) is not null as present`, [MIGRATIONS_TABLE]);
   const recorded = new Set<number>();
   if (present[0]?.present === true) {
-    const { rows } = await db.query<{ version: number }>(`select version from ${MIGRATIONS_TABLE} where namespace = $1`, [options.namespace]);
+    const { rows } = await db.query<{ version: number }>(`select version from ${MIGRATIONS_TABLE} where namespace = $1`, [
+      options.namespace,
+    ]);
     for (const row of rows) recorded.add(Number(row.version));
   }
   const versions = options.migrations.map((m) => m.version).sort((a, b) => a - b);

@@ -143,7 +143,10 @@ describe('openPostgresKeyStore: the pool options', () => {
   }
   const raceAgainst = async (work: Promise<unknown>, ms: number): Promise<unknown> =>
     Promise.race([
-      work.then(() => 'answered', (error: unknown) => error),
+      work.then(
+        () => 'answered',
+        (error: unknown) => error,
+      ),
       new Promise((resolve) => setTimeout(() => resolve(`still waiting after ${ms} ms`), ms).unref()),
     ]);
 
@@ -185,9 +188,7 @@ describe('openPostgresKeyStore: the pool options', () => {
 describe('the openers refuse unknown options', () => {
   it('openPGlite and openPostgres refuse a misspelt option with a TypeError that names it', async () => {
     await expect(openPGlite({ dataDir: ':memory:', datadir: 'x' } as never)).rejects.toThrow(/datadir/);
-    await expect(openPostgres({ connectionString: database.url, maxConnection: 3 } as never)).rejects.toThrow(
-      TypeError,
-    );
+    await expect(openPostgres({ connectionString: database.url, maxConnection: 3 } as never)).rejects.toThrow(TypeError);
   });
 
   it('the PostgresKeyStore constructor refuses one too', async () => {

@@ -78,7 +78,9 @@ async function assertMigrated(db: Queryable): Promise<void> {
  * const runtime = await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL!, migrate: false });
  * ```
  */
-export async function openPostgresKeyStore(options: OpenPostgresOptions & OpenKeyStoreOptions & { readonly migrate?: boolean }): Promise<PostgresKeyStore> {
+export async function openPostgresKeyStore(
+  options: OpenPostgresOptions & OpenKeyStoreOptions & { readonly migrate?: boolean },
+): Promise<PostgresKeyStore> {
   parseOptions('openPostgresKeyStore', postgresKeyStoreSchema, options);
   const { migrate: migrateFirst, ...rest } = options;
   const { opener, store } = split<OpenPostgresOptions>(rest);

@@ -41,7 +41,9 @@ describe('revoking in SQL (an operator)', () => {
     const key = sampleKeyRecord({ accountId: 'acct_operator' });
     await store.create(key);
     expect(await peer.findActive(key.id)).not.toBeNull(); // cached by the peer
-    const { rows } = await db.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [key.id]);
+    const { rows } = await db.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [
+      key.id,
+    ]);
     expect(rows).toEqual([{ revoked: true, revision: expect.any(String) }]);
     await waitUntilNoInstanceAccepts(rows[0]!.revision);
     expect(await peer.findActive(key.id)).toBeNull();
@@ -74,17 +76,25 @@ describe('revoking in SQL (an operator)', () => {
     expect((await db.query('select revoked from drops_auth_revoke_key($1, $2, $3)', [a.id, 'acct_operator_b', at])).rows).toEqual([
       { revoked: true },
     ]);
-    await db.query(`select * from drops_auth_revoke_key($1, null, $2, 'operator', 'oncall@example.com', '10.0.0.5', 'psql', 'https://tickets.example.com/42')`, [
-      b.id,
-      at,
-    ]);
+    await db.query(
+      `select * from drops_auth_revoke_key($1, null, $2, 'operator', 'oncall@example.com', '10.0.0.5', 'psql', 'https://tickets.example.com/42')`,
+      [b.id, at],
+    );
     const { rows } = await db.query(
       `select key_id, at, source, actor, ip, user_agent, url from ${KEY_EVENTS_TABLE} where account_id = $1 and type = 'revoked' order by seq`,
       ['acct_operator_b'],
     );
     expect(rows).toEqual([
       { key_id: a.id, at, source: 'operator', actor: 'postgres', ip: null, user_agent: null, url: null },
-      { key_id: b.id, at, source: 'operator', actor: 'oncall@example.com', ip: '10.0.0.5', user_agent: 'psql', url: 'https://tickets.example.com/42' },
+      {
+        key_id: b.id,
+        at,
+        source: 'operator',
+        actor: 'oncall@example.com',
+        ip: '10.0.0.5',
+        user_agent: 'psql',
+        url: 'https://tickets.example.com/42',
+      },
     ]);
   });
 
@@ -108,7 +118,9 @@ describe('migrations 4 and 5', () => {
       await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 3) });
       const oid = `select 'drops_auth_revoke_key(text, text, timestamptz)'::regprocedure::oid::int as oid`;
       const before = (await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid;
-      expect(await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 4) })).toEqual({ applied: [4] });
+      expect(
+        await migrate(scratchDb, { namespace: KEY_STORE_NAMESPACE, migrations: keyStoreMigrations.filter((m) => m.version <= 4) }),
+      ).toEqual({ applied: [4] });
       expect((await scratchDb.query<{ oid: number }>(oid)).rows[0]?.oid).toBe(before);
       // Migration 5 replaces the long form in place too (the trigger takes over its NOTIFY).
       const longForm = `select 'drops_auth_revoke_key(text, text, timestamptz, text, text, text, text, text)'::regprocedure::oid::int as oid`;

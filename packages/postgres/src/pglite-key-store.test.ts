@@ -70,7 +70,7 @@ describeKeyStoreConformance(
 
 describe('PGlite', () => {
   it('runs migrations with the same runner, idempotently', async () => {
-    const migrations = [{ version: 1, name: 'drops', sql: 'create table drops (slug text primary key); insert into drops values (\'a\');' }];
+    const migrations = [{ version: 1, name: 'drops', sql: "create table drops (slug text primary key); insert into drops values ('a');" }];
     expect(await migrate(memory, { namespace: 'server', migrations })).toEqual({ applied: [1] });
     expect(await Promise.all([1, 2, 3].map(() => migrate(memory, { namespace: 'server', migrations })))).toEqual([
       { applied: [] },

@@ -94,9 +94,14 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
   it('and the revocation function still returns the revision it took, once per key', async () => {
     const [id] = await cachedKeys('acct_plain_function', 1);
     const before = (await operator.query<{ revision: string }>(`select revision from ${REVISION_TABLE}`)).rows[0]!.revision;
-    const { rows } = await operator.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [id]);
+    const { rows } = await operator.query<{ revoked: boolean; revision: string }>(
+      'select revoked, revision from drops_auth_revoke_key($1)',
+      [id],
+    );
     expect(rows).toEqual([{ revoked: true, revision: String(Number(before) + 1) }]);
-    expect((await operator.query(`select revoked_revision from ${KEYS_TABLE} where id = $1`, [id])).rows).toEqual([{ revoked_revision: rows[0]!.revision }]);
+    expect((await operator.query(`select revoked_revision from ${KEYS_TABLE} where id = $1`, [id])).rows).toEqual([
+      { revoked_revision: rows[0]!.revision },
+    ]);
     await refusedEverywhere([id!]);
   });
 

@@ -93,10 +93,7 @@ const optionsSchema = z.strictObject(
     ...storeSettingsShape,
     db: z.custom<Queryable>(
       (v) =>
-        typeof v === 'object' &&
-        v !== null &&
-        typeof (v as Queryable).query === 'function' &&
-        typeof (v as Queryable).close === 'function',
+        typeof v === 'object' && v !== null && typeof (v as Queryable).query === 'function' && typeof (v as Queryable).close === 'function',
       'must be a Queryable (see fromPgPool and fromPGlite)',
     ),
   },

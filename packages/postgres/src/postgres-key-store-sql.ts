@@ -7,7 +7,8 @@ import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION } from './key-store-m
  */
 const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 
-const KEY_COLUMNS = 'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, expires_at';
+const KEY_COLUMNS =
+  'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, expires_at';
 const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
 
 /** Every statement of {@link PostgresKeyStore}. @internal */

@@ -165,7 +165,11 @@ describe('PostgresKeyStore on PostgreSQL', () => {
       () => down.create(key),
       () => down.listByAccount(key.accountId),
       () => down.revoke(key.accountId, key.id, { at: new Date() }),
-      () => down.revokeMany([key.id], { at: new Date(), event: { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null } }),
+      () =>
+        down.revokeMany([key.id], {
+          at: new Date(),
+          event: { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null },
+        }),
       () => down.listEvents(key.accountId, { limit: 10 }),
     ]) {
       const error = await call().then(

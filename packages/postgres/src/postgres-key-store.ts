@@ -125,7 +125,10 @@ export class PostgresKeyStore implements KeyStore {
     try {
       return await this.#db.transaction(async (tx) => {
         await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
-        const { rows } = await tx.query(SQL.createWithinLimit, params, { name: 'drops_auth_keys_create_within_limit', timeoutMs: this.#timeoutMs });
+        const { rows } = await tx.query(SQL.createWithinLimit, params, {
+          name: 'drops_auth_keys_create_within_limit',
+          timeoutMs: this.#timeoutMs,
+        });
         return rows.length === 1;
       });
     } catch (error) {
@@ -145,7 +148,10 @@ export class PostgresKeyStore implements KeyStore {
     let rows: ActiveKeyRow[];
     const sentAt = this.#clock.wallNow();
     try {
-      ({ rows } = await this.#db.query<ActiveKeyRow>(SQL.findActive, [id], { name: 'drops_auth_keys_find_active', timeoutMs: this.#timeoutMs }));
+      ({ rows } = await this.#db.query<ActiveKeyRow>(SQL.findActive, [id], {
+        name: 'drops_auth_keys_find_active',
+        timeoutMs: this.#timeoutMs,
+      }));
     } catch (error) {
       this.#cache.failed();
       throw unavailable(error);

@@ -85,10 +85,17 @@ describe('PostgresRateLimitStore', () => {
     proxy.cut();
     try {
       await expect(store.take('mint', 'acct_outage', hour)).rejects.toThrow();
-      const principal: Principal = { accountId: 'acct_outage', credential: 'id_token', claims: { sub: 'o', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
+      const principal: Principal = {
+        accountId: 'acct_outage',
+        credential: 'id_token',
+        claims: { sub: 'o', iss: 'i', aud: 'a', iat: 1, exp: 2 },
+      };
       const keyStore = new PostgresKeyStore({ db: a, cache: false });
       const keys = createKeyManager({ keyStore, rateLimitStore: store, mintRateLimit: hour });
-      const error = await keys.mint(principal).then(() => null, (e: unknown) => e);
+      const error = await keys.mint(principal).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(UnavailableError);
       expect(error).toMatchObject({ status: 503, dependency: 'rate_limit_store' });
       expect(await keyStore.listByAccount('acct_outage')).toEqual([]);

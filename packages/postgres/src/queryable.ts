@@ -48,11 +48,7 @@ export interface QueryOptions {
  */
 export interface SqlExecutor {
   /** One statement with `$1`-style parameters. */
-  query<Row = Record<string, unknown>>(
-    sql: string,
-    params?: readonly unknown[],
-    options?: QueryOptions,
-  ): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<Row>>;
   /** A script of several `;`-separated statements, without parameters (migrations). */
   exec(script: string): Promise<void>;
 }

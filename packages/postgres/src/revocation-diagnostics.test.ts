@@ -70,7 +70,7 @@ describe('drops-auth:revocation on PostgreSQL with a lease-coherent cache', () =
     ]);
   });
 
-  it('a revoke by value names every key it revoked, each with the batch\'s acknowledgements, and nothing for the rest', async () => {
+  it("a revoke by value names every key it revoked, each with the batch's acknowledgements, and nothing for the rest", async () => {
     const { keys, peer, minted, waits } = await twoInstances(2);
     const [a, b] = minted as [(typeof minted)[number], (typeof minted)[number]];
     const results = await keys.revokeBySecret([a.apiKey, `hp_${'Q'.repeat(43)}`, b.apiKey], { source: 'revoke_by_value' });

@@ -30,7 +30,11 @@ describe('eventText', () => {
   });
 
   it('says a key expired, and nothing of the request that noticed it', () => {
-    expect(eventText({ ...base, type: 'expired', source: 'api', actor: null, ip: '203.0.113.7' })).toEqual({ title: 'Expired', detail: '', link: null });
+    expect(eventText({ ...base, type: 'expired', source: 'api', actor: null, ip: '203.0.113.7' })).toEqual({
+      title: 'Expired',
+      detail: '',
+      link: null,
+    });
   });
 
   it('says a key found by GitHub secret scanning was found in a public repository, and links there', () => {

@@ -69,9 +69,7 @@ export async function firebaseSignIn(
     ({ user } = await signInWithPopup(a, providerFor(provider)));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new SignInError(
-      typeof code === 'string' ? (MESSAGES[code] ?? `Sign-in failed (${code}).`) : 'Sign-in failed.',
-    );
+    throw new SignInError(typeof code === 'string' ? (MESSAGES[code] ?? `Sign-in failed (${code}).`) : 'Sign-in failed.');
   }
   const grant = await grantOf(user, false);
   return {

@@ -15,7 +15,9 @@ async function loadConfig(): Promise<DashboardConfig> {
   try {
     const res = await fetch(new URL('config.json', document.baseURI), { cache: 'no-store', credentials: 'omit' });
     if (res.ok) return (await res.json()) as DashboardConfig;
-    return { identity: { mode: 'unavailable', reason: `The dashboard configuration could not be loaded (the server answered ${res.status}).` } };
+    return {
+      identity: { mode: 'unavailable', reason: `The dashboard configuration could not be loaded (the server answered ${res.status}).` },
+    };
   } catch {
     return { identity: { mode: 'unavailable', reason: 'The server could not be reached. Reload the page to try again.' } };
   }

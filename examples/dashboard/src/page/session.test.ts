@@ -23,7 +23,10 @@ describe('Session', () => {
   afterEach(() => vi.useRealTimers());
 
   it('refreshes the token five minutes before the hour ends, and again an hour after that', async () => {
-    const src = source([{ idToken: 't2', expiresInMs: HOUR }, { idToken: 't3', expiresInMs: HOUR }]);
+    const src = source([
+      { idToken: 't2', expiresInMs: HOUR },
+      { idToken: 't3', expiresInMs: HOUR },
+    ]);
     const ended: SessionEndReason[] = [];
     const session = new Session(src, { idToken: 't1', expiresInMs: HOUR }, { onEnd: (r) => ended.push(r) });
 

@@ -48,7 +48,7 @@ async function assertMigrated(db: Queryable): Promise<void> {
   if (keys.pending.length === 0 && server.pending.length === 0) return;
   throw new Error(
     'DATABASE_MIGRATE=off and the database schema is not up to date: run `drops-auth-postgres migrate` ' +
-      '(the key store) and `pnpm --filter @drops/example-express-server run migrate` (the server\'s tables, and the key store\'s) ' +
+      "(the key store) and `pnpm --filter @drops/example-express-server run migrate` (the server's tables, and the key store's) " +
       'against DATABASE_URL before starting',
   );
 }

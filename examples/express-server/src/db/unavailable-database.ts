@@ -15,9 +15,7 @@ export function isUnavailable(error: unknown): boolean {
     if (NETWORK_CODES.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code)) return code.startsWith('08') || code.startsWith('57P0') || code === '53300';
   }
-  return /connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|pglite is closed|closed/i.test(
-    error.message,
-  );
+  return /connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|pglite is closed|closed/i.test(error.message);
 }
 
 function unavailable(error: unknown): unknown {

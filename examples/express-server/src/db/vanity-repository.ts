@@ -69,10 +69,7 @@ export class VanityRepository {
 
   /** Releases the account's name; `false` when it holds no such name. */
   async release(accountId: string, name: string): Promise<boolean> {
-    const { rows } = await this.db.query('delete from vanity_names where account_id = $1 and name = $2 returning name', [
-      accountId,
-      name,
-    ]);
+    const { rows } = await this.db.query('delete from vanity_names where account_id = $1 and name = $2 returning name', [accountId, name]);
     return rows.length > 0;
   }
 

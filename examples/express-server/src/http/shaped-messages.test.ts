@@ -28,8 +28,10 @@ describe('AppRequest and AppResponse', () => {
       const before = { req: new Set(ownKeys(req)), res: new Set(ownKeys(res)) };
       res.on('close', () => {
         seen++;
-        for (const key of ownKeys(req)) if (!before.req.has(key) && !UNDECLARABLE.includes(key)) added.push(`req.${key} (${req.method} ${req.url})`);
-        for (const key of ownKeys(res)) if (!before.res.has(key) && !UNDECLARABLE.includes(key)) added.push(`res.${key} (${req.method} ${req.url})`);
+        for (const key of ownKeys(req))
+          if (!before.req.has(key) && !UNDECLARABLE.includes(key)) added.push(`req.${key} (${req.method} ${req.url})`);
+        for (const key of ownKeys(res))
+          if (!before.res.has(key) && !UNDECLARABLE.includes(key)) added.push(`res.${key} (${req.method} ${req.url})`);
       });
     };
     s.running.server.prependListener('request', watch);

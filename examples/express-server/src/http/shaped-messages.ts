@@ -48,4 +48,7 @@ export class AppResponse extends ServerResponse {
 }
 
 /** `http.createServer` options that make every request and response an {@link AppRequest} and an {@link AppResponse}. */
-export const SHAPED_MESSAGES: ServerOptions = { IncomingMessage: AppRequest, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+export const SHAPED_MESSAGES: ServerOptions = {
+  IncomingMessage: AppRequest,
+  ServerResponse: AppResponse as unknown as typeof ServerResponse,
+};

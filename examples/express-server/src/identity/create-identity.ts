@@ -26,7 +26,11 @@ export function createIdentity(
 ): Identity {
   switch (config.kind) {
     case 'firebase':
-      return { verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }), resolveAccount: resolveRealAccount, dev: null };
+      return {
+        verifier: createIdTokenVerifier({ ...firebase({ projectId: config.projectId }) }),
+        resolveAccount: resolveRealAccount,
+        dev: null,
+      };
     case 'oidc':
       return {
         verifier: createIdTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl: config.jwksUrl }),

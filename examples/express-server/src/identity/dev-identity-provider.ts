@@ -57,8 +57,7 @@ export class DevIdentityProvider {
       audience: this.audience,
       // Loopback so the verifier accepts http:; the fetch below answers in process, nothing listens.
       jwksUrl: 'http://127.0.0.1/.well-known/dev-jwks.json',
-      fetch: async () =>
-        new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'max-age=86400' } }),
+      fetch: async () => new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'max-age=86400' } }),
     });
   }
 }

@@ -18,5 +18,4 @@ export function devAccountOf(sub: string): string {
 export const resolveDevAccount = (claims: IdTokenClaims): string => devAccountOf(claims.sub);
 
 /** `resolveAccount` for a real provider: the `sub`, never one in the development namespace. */
-export const resolveRealAccount = (claims: IdTokenClaims): string | null =>
-  claims.sub.startsWith(DEV_ACCOUNT_PREFIX) ? null : claims.sub;
+export const resolveRealAccount = (claims: IdTokenClaims): string | null => (claims.sub.startsWith(DEV_ACCOUNT_PREFIX) ? null : claims.sub);

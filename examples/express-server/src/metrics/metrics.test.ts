@@ -94,10 +94,16 @@ describe('GET /metrics on the metrics listener', () => {
     const before = await scrape(metricsUrl);
 
     const revokeByValue = (credentials: string[]): Promise<Response> =>
-      s.fetch('/credentials/revoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credentials }) });
+      s.fetch('/credentials/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ credentials }),
+      });
     expect((await revokeByValue([leaked.apiKey, generateApiKey().secret])).status).toBe(202);
     expect((await revokeByValue([leaked.apiKey])).status).toBe(202);
-    const alert = JSON.stringify([{ token: found.apiKey, type: 'drops_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content' }]);
+    const alert = JSON.stringify([
+      { token: found.apiKey, type: 'drops_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content' },
+    ]);
     const scanned = await s.fetch('/secret-scanning/github', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...s.github!.signedHeaders(alert) },

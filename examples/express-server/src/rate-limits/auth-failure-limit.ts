@@ -1,4 +1,11 @@
-import { clientSubjectOf, RateLimitedError, UnauthenticatedError, type Authenticator, type RateLimit, type RateLimitStore } from '@drops/auth';
+import {
+  clientSubjectOf,
+  RateLimitedError,
+  UnauthenticatedError,
+  type Authenticator,
+  type RateLimit,
+  type RateLimitStore,
+} from '@drops/auth';
 import { takeOrUnavailable } from './take-or-unavailable.js';
 
 /** The scope failed authentications are counted in, per client address. */
@@ -50,7 +57,11 @@ export function limitAuthFailures(authenticator: Authenticator, options: AuthFai
     blockedUntil.set(subject, clock() + waitMs);
   };
 
-  const guarded = async <T>(hasCredential: boolean, request: Parameters<Authenticator['authenticate']>[1], run: () => Promise<T>): Promise<T> => {
+  const guarded = async <T>(
+    hasCredential: boolean,
+    request: Parameters<Authenticator['authenticate']>[1],
+    run: () => Promise<T>,
+  ): Promise<T> => {
     // No map lookup, no address parsed, while nobody is over the limit.
     const subject = hasCredential && blockedUntil.size > 0 ? subjectOf(request?.request) : null;
     if (subject !== null) {
@@ -72,7 +83,6 @@ export function limitAuthFailures(authenticator: Authenticator, options: AuthFai
 
   return {
     authenticate: (source, request) => guarded(true, request, () => authenticator.authenticate(source, request)),
-    authenticateOptional: (source, request) =>
-      guarded(source != null, request, () => authenticator.authenticateOptional(source, request)),
+    authenticateOptional: (source, request) => guarded(source != null, request, () => authenticator.authenticateOptional(source, request)),
   };
 }

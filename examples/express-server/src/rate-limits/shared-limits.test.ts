@@ -24,7 +24,12 @@ const from = (address: string): Record<string, string> => ({ 'x-forwarded-for': 
 type Wire = { status: number; contentType: string | null; retryAfter: boolean; body: string };
 
 async function wire(res: Response): Promise<Wire> {
-  return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: /^\d+$/.test(res.headers.get('retry-after') ?? ''), body: await res.text() };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    retryAfter: /^\d+$/.test(res.headers.get('retry-after') ?? ''),
+    body: await res.text(),
+  };
 }
 
 describe('limits shared by two instances on one PostgreSQL', () => {
@@ -40,7 +45,10 @@ describe('limits shared by two instances on one PostgreSQL', () => {
       expect(sixth).toMatchObject({ status: 429, retryAfter: true });
     }
     // Another account is not limited.
-    const other = await a.fetch('/keys', { method: 'POST', headers: { ...bearer(idp.mintIdToken({ sub: 'mint-free' })), ...from('198.51.100.10') } });
+    const other = await a.fetch('/keys', {
+      method: 'POST',
+      headers: { ...bearer(idp.mintIdToken({ sub: 'mint-free' })), ...from('198.51.100.10') },
+    });
     expect(other.status).toBe(201);
   });
 
@@ -80,7 +88,8 @@ describe('limits shared by two instances on one PostgreSQL', () => {
     const del = await b.fetch(`/keys/${revoked.id}`, { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'failure-account' })) });
     expect(del.status).toBe(204);
     const live = await b.mintKey('live-account');
-    const whoami = (server: TestServer, key: string, address: string) => server.fetch('/whoami', { headers: { ...bearer(key), ...from(address) } });
+    const whoami = (server: TestServer, key: string, address: string) =>
+      server.fetch('/whoami', { headers: { ...bearer(key), ...from(address) } });
 
     // One address fails with unknown keys, another with the revoked one: the same count for both.
     const unknownAnswers: Wire[] = [];

@@ -60,7 +60,10 @@ export function deployRoutes(ctx: RouteContext): Router {
       });
       if (drop === null) throw conflict(`the name "${slug}" is taken`);
       const body = deployedJson(drop, baseUrlOf(req, config));
-      res.status(201).location(body['url'] as string).json(body);
+      res
+        .status(201)
+        .location(body['url'] as string)
+        .json(body);
     })
     .all((_req, _res, next) => next(methodNotAllowed('POST')));
 

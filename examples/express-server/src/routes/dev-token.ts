@@ -6,7 +6,14 @@ import { badRequest, methodNotAllowed, notFound } from '../http/http-error.js';
 import { smallJson } from '../http/read-body.js';
 import { devAccountOf } from '../identity/issuer-accounts.js';
 
-const body = z.strictObject({ name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional() }).optional();
+const body = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/)
+      .optional(),
+  })
+  .optional();
 
 /**
  * `/dev`, only with the development identity provider (never in production):

@@ -66,7 +66,10 @@ describe('MINT_RATE_LIMIT in the configuration', () => {
   it('defaults to 60 an hour and refuses what is not a positive integer', async () => {
     const { loadConfig, ConfigError } = await import('../config.js');
     expect(loadConfig({ DATA_DIR: ':memory:' }).mintRateLimit).toEqual({ max: 60, windowMs: 3_600_000 });
-    expect(loadConfig({ DATA_DIR: ':memory:', MINT_RATE_LIMIT: '5', MINT_RATE_WINDOW_SECONDS: '60' }).mintRateLimit).toEqual({ max: 5, windowMs: 60_000 });
+    expect(loadConfig({ DATA_DIR: ':memory:', MINT_RATE_LIMIT: '5', MINT_RATE_WINDOW_SECONDS: '60' }).mintRateLimit).toEqual({
+      max: 5,
+      windowMs: 60_000,
+    });
     for (const bad of ['0', '-1', '2.5', 'lots']) {
       expect(() => loadConfig({ DATA_DIR: ':memory:', MINT_RATE_LIMIT: bad }), bad).toThrow(ConfigError);
     }

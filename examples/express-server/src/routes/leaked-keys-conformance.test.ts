@@ -53,7 +53,9 @@ for (const backend of BACKENDS) {
 
     beforeAll(async () => {
       if (backend === 'postgres') database = await createTestDatabase();
-      db = await openDatabase(database !== null ? { kind: 'postgres', url: database.url, migrate: true } : { kind: 'pglite', dataDir: ':memory:' });
+      db = await openDatabase(
+        database !== null ? { kind: 'postgres', url: database.url, migrate: true } : { kind: 'pglite', dataDir: ':memory:' },
+      );
     }, 60_000);
     afterEach(async () => {
       await Promise.all(stores.splice(0).map((store) => store.close()));

@@ -36,7 +36,11 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
   }, 30_000);
 
   async function mint(token: string, name: string): Promise<{ apiKey: string; id: string; prefix: string }> {
-    const res = await s.fetch('/keys', { method: 'POST', headers: { ...bearer(token), 'user-agent': 'dashboard-test' }, body: JSON.stringify({ name }) });
+    const res = await s.fetch('/keys', {
+      method: 'POST',
+      headers: { ...bearer(token), 'user-agent': 'dashboard-test' },
+      body: JSON.stringify({ name }),
+    });
     expect(res.status).toBe(201);
     return (await res.json()) as { apiKey: string; id: string; prefix: string };
   }
@@ -82,7 +86,14 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
       ['revoked', 'revoke_by_value'],
       ['minted', 'api'],
     ]);
-    expect(changes[0]).toMatchObject({ keyId: key.id, prefix: key.prefix, name: 'ci-main', actor: null, ip: '127.0.0.1', userAgent: 'leak-reporter/1.0' });
+    expect(changes[0]).toMatchObject({
+      keyId: key.id,
+      prefix: key.prefix,
+      name: 'ci-main',
+      actor: null,
+      ip: '127.0.0.1',
+      userAgent: 'leak-reporter/1.0',
+    });
     expect(changes[1]).toMatchObject({ keyId: key.id, actor: 'leaky', userAgent: 'dashboard-test' });
     // The secret went through the request body only: no log line holds it.
     expect(s.logs.join('\n')).not.toContain(key.apiKey);
@@ -121,10 +132,18 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
     for (const [what, headers, sent] of [
       ['unsigned', {}, body],
       ['signed by a key nobody published', github.signedHeaders(body, { key: stranger }), body],
-      ['signed by a stranger under a published identifier', github.signedHeaders(body, { key: stranger, keyIdentifier: github.currentKey.keyIdentifier }), body],
+      [
+        'signed by a stranger under a published identifier',
+        github.signedHeaders(body, { key: stranger, keyIdentifier: github.currentKey.keyIdentifier }),
+        body,
+      ],
       ['changed by one byte after signing', github.signedHeaders(body), body.replace('content', 'Content')],
     ] as const) {
-      const res = await s.fetch('/secret-scanning/github', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: sent });
+      const res = await s.fetch('/secret-scanning/github', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: sent,
+      });
       expect(res.status, what).toBe(401);
       expect(typeof ((await res.json()) as { error: unknown }).error, what).toBe('string');
     }
@@ -163,7 +182,11 @@ describe.each(BACKENDS)('leaked keys (%s)', (backend) => {
 describe('POST /credentials/revoke past REVOKE_BY_VALUE_LIMIT', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ backend: 'pglite', idp: 'dev', env: { REVOKE_BY_VALUE_LIMIT: '2', REVOKE_BY_VALUE_WINDOW_SECONDS: '600' } });
+    s = await startTestServer({
+      backend: 'pglite',
+      idp: 'dev',
+      env: { REVOKE_BY_VALUE_LIMIT: '2', REVOKE_BY_VALUE_WINDOW_SECONDS: '600' },
+    });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
@@ -172,7 +195,11 @@ describe('POST /credentials/revoke past REVOKE_BY_VALUE_LIMIT', () => {
   it('answers 429 with Retry-After and revokes nothing, then serves again once the window has passed', async () => {
     const key = await s.mintKey('rate-limited');
     const send = (credentials: string[]): Promise<Response> =>
-      s.fetch('/credentials/revoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credentials }) });
+      s.fetch('/credentials/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ credentials }),
+      });
     for (let i = 0; i < 2; i++) expect((await send([generateApiKey().secret])).status).toBe(202);
     const limited = await send([key.apiKey]);
     expect(limited.status).toBe(429);

@@ -34,4 +34,3 @@ export function serveRoutes(ctx: RouteContext): Router {
   });
   return router;
 }
-

@@ -19,7 +19,10 @@ afterAll(() => s?.close(), 30_000);
 /** Sends `headers` (already serialised lines) on `GET /whoami` over a raw socket. */
 function rawWhoami(headerLines: string[], method = 'GET', path = '/whoami'): Promise<RawResponse> {
   const host = new URL(s.url).host;
-  return rawRequest(s.url, `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${headerLines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`);
+  return rawRequest(
+    s.url,
+    `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${headerLines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`,
+  );
 }
 
 function expectUniform401(res: RawResponse): void {
@@ -33,27 +36,36 @@ describe('fuzzing the Authorization header', () => {
   const headerValue = fc.oneof(
     fc.string({ unit: fc.constantFrom(...' \tBbEeAaRrhp_.-~+/=:,"\'\\'.split('')), maxLength: 80 }),
     // (not DEL, 0x7f: a control character that fetch refuses to send)
-    fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 200 }),
-    fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'Bearer:', 'Bearerhp_', ''), fc.string({ maxLength: 120 })).map(
-      ([scheme, rest]) => `${scheme} ${rest}`,
-    ),
+    fc.string({
+      unit: fc
+        .integer({ min: 0x20, max: 0xff })
+        .filter((c) => c !== 0x7f)
+        .map((c) => String.fromCharCode(c)),
+      maxLength: 200,
+    }),
+    fc
+      .tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'Bearer:', 'Bearerhp_', ''), fc.string({ maxLength: 120 }))
+      .map(([scheme, rest]) => `${scheme} ${rest}`),
     // The valid key with one character changed, cut, or extended.
-    fc.tuple(fc.nat(), fc.constantFrom(...BASE64URL.split('')), fc.constantFrom('replace', 'cut', 'extend', 'insert')).map(
-      ([at, ch, how]) => {
+    fc
+      .tuple(fc.nat(), fc.constantFrom(...BASE64URL.split('')), fc.constantFrom('replace', 'cut', 'extend', 'insert'))
+      .map(([at, ch, how]) => {
         const k = key.apiKey;
         const i = 3 + (at % (k.length - 3));
         const mutated =
-          how === 'replace' ? k.slice(0, i) + (k[i] === ch ? (ch === 'A' ? 'B' : 'A') : ch) + k.slice(i + 1)
-          : how === 'cut' ? k.slice(0, i)
-          : how === 'extend' ? k + ch
-          : k.slice(0, i) + ch + k.slice(i);
+          how === 'replace'
+            ? k.slice(0, i) + (k[i] === ch ? (ch === 'A' ? 'B' : 'A') : ch) + k.slice(i + 1)
+            : how === 'cut'
+              ? k.slice(0, i)
+              : how === 'extend'
+                ? k + ch
+                : k.slice(0, i) + ch + k.slice(i);
         return `Bearer ${mutated}`;
-      },
-    ),
+      }),
     // The valid key itself, under odd spacing and casing of the scheme: may succeed.
-    fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BeArEr'), fc.integer({ min: 1, max: 3 }), fc.constantFrom('', ' ', '\t')).map(
-      ([scheme, spaces, tail]) => `${scheme}${' '.repeat(spaces)}${key.apiKey}${tail}`,
-    ),
+    fc
+      .tuple(fc.constantFrom('Bearer', 'bearer', 'BeArEr'), fc.integer({ min: 1, max: 3 }), fc.constantFrom('', ' ', '\t'))
+      .map(([scheme, spaces, tail]) => `${scheme}${' '.repeat(spaces)}${key.apiKey}${tail}`),
   );
 
   it('answers the uniform 401 or the right account, never a 5xx or another body', async () => {
@@ -92,10 +104,7 @@ describe('fuzzing the Authorization header', () => {
   }, 60_000);
 
   it('never answers a 5xx or a differing 401 to raw header bytes (CR, LF, NUL, obs-fold, 8-bit)', async () => {
-    const byte = fc.oneof(
-      fc.integer({ min: 0, max: 255 }),
-      fc.constantFrom(0x0d, 0x0a, 0x00, 0x09, 0x20, 0x7f, 0xff),
-    );
+    const byte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x0d, 0x0a, 0x00, 0x09, 0x20, 0x7f, 0xff));
     await fc.assert(
       fc.asyncProperty(fc.array(byte, { maxLength: 60 }), fc.boolean(), async (bytes, withKey) => {
         const value = Buffer.concat([Buffer.from(withKey ? `Bearer ${key.apiKey}` : 'Bearer '), Buffer.from(bytes)]).toString('latin1');
@@ -197,7 +206,11 @@ describe('oversized bodies', () => {
       ['PUT', '/vanity/big', { ...bearer(key.apiKey), ...json }],
     ];
     for (const [method, path, headers] of cases) {
-      const res = await s.fetch(path, { method, headers, body: method === 'POST' && path === '/keys' ? JSON.stringify({ name: big }) : big });
+      const res = await s.fetch(path, {
+        method,
+        headers,
+        body: method === 'POST' && path === '/keys' ? JSON.stringify({ name: big }) : big,
+      });
       expect(res.status, `${method} ${path}`).toBe(413);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(typeof ((await res.json()) as { error: unknown }).error).toBe('string');
@@ -212,7 +225,9 @@ describe('oversized bodies', () => {
     const chunked = await s.fetch('/deploy', { method: 'POST', headers: bearer(key.apiKey), body: chunks, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
     // An append that would grow a drop past its limit.
-    expect((await s.fetch('/deploy?name=growing', { method: 'POST', headers: bearer(key.apiKey), body: 'z'.repeat(4000) })).status).toBe(201);
+    expect((await s.fetch('/deploy?name=growing', { method: 'POST', headers: bearer(key.apiKey), body: 'z'.repeat(4000) })).status).toBe(
+      201,
+    );
     let last = 200;
     for (let i = 0; i < 3 && last === 200; i++) {
       last = (await s.fetch('/deploy/growing', { method: 'POST', headers: bearer(key.apiKey), body: 'z'.repeat(4000) })).status;
@@ -223,7 +238,11 @@ describe('oversized bodies', () => {
   it('refuses a bad credential before reading the body: the 401, not a 413', async () => {
     const res = await s.fetch('/keys', { method: 'POST', headers: bearer(key.apiKey), body: 'x'.repeat(64 * 1024) });
     expect(await snapshotOf(res)).toEqual(UNIFORM_401);
-    const unknown = await s.fetch('/deploy/growing', { method: 'POST', headers: bearer(`hp_${'Q'.repeat(43)}`), body: 'x'.repeat(64 * 1024) });
+    const unknown = await s.fetch('/deploy/growing', {
+      method: 'POST',
+      headers: bearer(`hp_${'Q'.repeat(43)}`),
+      body: 'x'.repeat(64 * 1024),
+    });
     expect(await snapshotOf(unknown)).toEqual(UNIFORM_401);
   });
 });

@@ -164,10 +164,31 @@ describe('routing tricks around authentication', () => {
     const owner = bearer((await s.mintKey('route-owner')).apiKey);
     expect((await s.fetch('/deploy?name=route-site', { method: 'POST', headers: owner, body: 'r' })).status).toBe(201);
     const paths = [
-      '/KEYS', '/Keys/', '//keys', '/keys//', '/./keys', '/d/../keys', '/d/..%2Fkeys', '/%6Beys', '/keys%2F',
-      '/WHOAMI', '/whoami;x', '/whoami?x', '/whoami%00', '/drops/', '/DROPS', '/%64rops', '/billing/../billing/plan',
-      '/BILLING/plan', '/vanity%2F', '/deploy/route-site', '/Deploy/route-site', '/deploy//route-site',
-      '/deploy/%2e%2e/deploy/route-site', 'http://evil.example/whoami', '*',
+      '/KEYS',
+      '/Keys/',
+      '//keys',
+      '/keys//',
+      '/./keys',
+      '/d/../keys',
+      '/d/..%2Fkeys',
+      '/%6Beys',
+      '/keys%2F',
+      '/WHOAMI',
+      '/whoami;x',
+      '/whoami?x',
+      '/whoami%00',
+      '/drops/',
+      '/DROPS',
+      '/%64rops',
+      '/billing/../billing/plan',
+      '/BILLING/plan',
+      '/vanity%2F',
+      '/deploy/route-site',
+      '/Deploy/route-site',
+      '/deploy//route-site',
+      '/deploy/%2e%2e/deploy/route-site',
+      'http://evil.example/whoami',
+      '*',
     ];
     for (const path of paths) {
       for (const method of ['GET', 'POST', 'DELETE']) {

@@ -13,9 +13,13 @@ describe.each(BACKENDS)('a revocation by value recorded by a server killed befor
   const openStore = (): Promise<PostgresKeyStore> =>
     data.dataDir !== undefined ? openPGliteKeyStore({ dataDir: data.dataDir }) : openPostgresKeyStore({ connectionString: data.db!.url });
 
-  it('is carried out by the next server: the key ends revoked, with the request\'s event', async () => {
+  it("is carried out by the next server: the key ends revoked, with the request's event", async () => {
     const first = await startChildServer(data.env);
-    const res = await fetch(`${first.url}/keys`, { method: 'POST', headers: bearer(data.idp.mintIdToken({ sub: 'pending-victim' })), body: '{}' });
+    const res = await fetch(`${first.url}/keys`, {
+      method: 'POST',
+      headers: bearer(data.idp.mintIdToken({ sub: 'pending-victim' })),
+      body: '{}',
+    });
     expect(res.status).toBe(201);
     const key = (await res.json()) as { apiKey: string; id: string };
     await first.kill();

@@ -29,7 +29,9 @@ describe('a development instance on the database of a real one', () => {
     const listed = (await (await dev.fetch('/keys', { headers: bearer(attacker.apiKey) })).json()) as { keys: Array<{ id: string }> };
     expect(listed.keys.map((k) => k.id)).toEqual([attacker.id]);
     expect((await dev.fetch(`/keys/${victim.id}`, { method: 'DELETE', headers: bearer(attacker.apiKey) })).status).toBe(404);
-    const byToken = (await (await dev.fetch('/keys', { headers: bearer(await dev.token('victim-prod')) })).json()) as { keys: Array<{ id: string }> };
+    const byToken = (await (await dev.fetch('/keys', { headers: bearer(await dev.token('victim-prod')) })).json()) as {
+      keys: Array<{ id: string }>;
+    };
     expect(byToken.keys.map((k) => k.id)).toEqual([attacker.id]);
 
     // The victim's key still works, on the real instance, for the victim.

@@ -24,15 +24,26 @@ function answerToHeadersAlone(url: string, head: string): Promise<string> {
 // read a body. An unsigned alert was read whole (up to 1 MiB, as slowly as it came) before its
 // missing signature was noticed, and nothing limited how often one client sent one.
 describe('the leaked-key routes check cheap headers before reading a body', () => {
-  const server = useTestServer({ backend: 'pglite', idp: 'dev', github: true, env: { SECRET_SCANNING_LIMIT: '3', SECRET_SCANNING_WINDOW_SECONDS: '600' } });
+  const server = useTestServer({
+    backend: 'pglite',
+    idp: 'dev',
+    github: true,
+    env: { SECRET_SCANNING_LIMIT: '3', SECRET_SCANNING_WINDOW_SECONDS: '600' },
+  });
 
   it('answers an alert without signature headers with the 401 before its body is sent', async () => {
-    const answer = await answerToHeadersAlone(server().url, 'POST /secret-scanning/github HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    const answer = await answerToHeadersAlone(
+      server().url,
+      'POST /secret-scanning/github HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   });
 
   it('answers a body declared over the limit with the 413 before it is sent', async () => {
-    const answer = await answerToHeadersAlone(server().url, 'POST /credentials/revoke HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n');
+    const answer = await answerToHeadersAlone(
+      server().url,
+      'POST /credentials/revoke HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 

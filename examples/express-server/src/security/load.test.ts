@@ -42,20 +42,29 @@ describe('bounded load: 10 000 requests at 64 in flight', () => {
     const paths = ['/whoami', '/drops', '/keys', '/billing/plan'];
     const bad = (): string => {
       switch (Math.floor(Math.random() * 6)) {
-        case 0: return `Bearer hp_${randomBytes(32).toString('base64url')}`; // unknown key
-        case 1: return `Bearer hp_${randomBytes(8).toString('base64url')}`; // malformed key
-        case 2: return `Bearer ${s.idp!.mintIdToken({ sub: 'load-x' }, { expiresInSeconds: -60 })}`; // expired
-        case 3: return `Bearer ${s.idp!.mintIdToken({ aud: 'other' })}`; // misconfigured
-        case 4: return `Basic ${randomBytes(12).toString('base64')}`;
-        default: return `Bearer ${randomBytes(48).toString('base64url')}.e30.${randomBytes(64).toString('base64url')}`; // garbage JWT
+        case 0:
+          return `Bearer hp_${randomBytes(32).toString('base64url')}`; // unknown key
+        case 1:
+          return `Bearer hp_${randomBytes(8).toString('base64url')}`; // malformed key
+        case 2:
+          return `Bearer ${s.idp!.mintIdToken({ sub: 'load-x' }, { expiresInSeconds: -60 })}`; // expired
+        case 3:
+          return `Bearer ${s.idp!.mintIdToken({ aud: 'other' })}`; // misconfigured
+        case 4:
+          return `Basic ${randomBytes(12).toString('base64')}`;
+        default:
+          return `Bearer ${randomBytes(48).toString('base64url')}.e30.${randomBytes(64).toString('base64url')}`; // garbage JWT
       }
     };
     return Array.from({ length: n }, (_, i) => {
       const path = paths[i % paths.length]!;
       switch (i % 3) {
-        case 0: return { kind: 'key', path, authorization: `Bearer ${keys[i % keys.length]}` };
-        case 1: return { kind: 'token', path, authorization: `Bearer ${tokens[i % tokens.length]}` };
-        default: return { kind: 'bad', path, authorization: bad() };
+        case 0:
+          return { kind: 'key', path, authorization: `Bearer ${keys[i % keys.length]}` };
+        case 1:
+          return { kind: 'token', path, authorization: `Bearer ${tokens[i % tokens.length]}` };
+        default:
+          return { kind: 'bad', path, authorization: bad() };
       }
     });
   }

@@ -3,10 +3,12 @@ import { rawRequest } from '../testing/raw-http.js';
 import { bearer, useTestServer } from '../testing/test-server.js';
 import { decodedUntilStable } from '../testing/decoded-until-stable.js';
 
-
 /** Every character of `text` as `%XX`, hex in `upper` or lower case. */
 const encodedWhole = (text: string, upper: boolean): string =>
-  [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).map((e) => (upper ? e.toUpperCase() : e)).join('');
+  [...text]
+    .map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .map((e) => (upper ? e.toUpperCase() : e))
+    .join('');
 
 // A credential pasted into a URL percent-encoded (by a client library, a proxy, a script that
 // encodes twice) is written to the access log and the request's other lines no more than one sent

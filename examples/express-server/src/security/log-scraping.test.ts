@@ -31,7 +31,11 @@ describe('log scraping', () => {
     await s.fetch(`/d/x?key=${apiKey}&t=${token}`);
     await s.fetch(`/keys/${apiKey}`, { method: 'DELETE', headers: bearer(token) });
     await s.fetch(`/deploy/${token}`, { method: 'POST', headers: bearer(apiKey), body: apiKey });
-    await s.fetch('/keys', { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: `{"name": "${apiKey}"` });
+    await s.fetch('/keys', {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: `{"name": "${apiKey}"`,
+    });
     await s.fetch('/keys', { method: 'POST', headers: bearer(token), body: JSON.stringify({ name: apiKey }) });
     await s.fetch('/deploy', { method: 'POST', headers: bearer(unknownKey), body: 'x' });
     await s.fetch('/whoami', { headers: bearer(apiKey.toUpperCase()) });

@@ -57,7 +57,11 @@ describe('PostgreSQL cut and restored (TCP proxy) while requests run', () => {
         phase = 'restoring';
         await proxy.restore();
         // The pool reconnects by itself: the first success may take a few attempts.
-        await until(() => answers.some((a) => a.cycle === cycle && a.phase === 'restoring' && a.status === 200), 'the first success after the restore', WAIT_ATTEMPTS);
+        await until(
+          () => answers.some((a) => a.cycle === cycle && a.phase === 'restoring' && a.status === 200),
+          'the first success after the restore',
+          WAIT_ATTEMPTS,
+        );
         phase = 'after';
         await until(() => count('after') >= 100, 'requests after the restore', WAIT_ATTEMPTS);
         expect((await s.fetch('/healthz')).status).toBe(200);

@@ -66,7 +66,11 @@ describe('the real PostgreSQL server stopped and started while requests run', ()
         phase = 'starting';
         await startPostgres();
       }
-      await until(() => answers.some((a) => a.phase === 'starting' && a.status === 200), 'the first success after the start', WAIT_ATTEMPTS);
+      await until(
+        () => answers.some((a) => a.phase === 'starting' && a.status === 200),
+        'the first success after the start',
+        WAIT_ATTEMPTS,
+      );
       phase = 'back';
       await until(() => count('back') >= 50, 'requests after the start', WAIT_ATTEMPTS);
     } finally {

@@ -20,9 +20,16 @@ describe('rate limits per client address', () => {
   const server = useTestServer({ backend: 'pglite', idp: 'dev', github: true, env: { ...LIMITS, TRUST_PROXY: 'loopback' } });
   const routes: Record<string, Call> = {
     'POST /credentials/revoke': async (from) =>
-      (await server().fetch('/credentials/revoke', { method: 'POST', body: '{"credentials":["x"]}', headers: { 'x-forwarded-for': from } })).status,
+      (await server().fetch('/credentials/revoke', { method: 'POST', body: '{"credentials":["x"]}', headers: { 'x-forwarded-for': from } }))
+        .status,
     'anonymous POST /deploy': async (from) =>
-      (await server().fetch('/deploy', { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain', 'x-forwarded-for': from } })).status,
+      (
+        await server().fetch('/deploy', {
+          method: 'POST',
+          body: 'hello',
+          headers: { 'content-type': 'text/plain', 'x-forwarded-for': from },
+        })
+      ).status,
     'POST /secret-scanning/github': async (from) =>
       (await server().fetch('/secret-scanning/github', { method: 'POST', body: '[]', headers: { 'x-forwarded-for': from } })).status,
   };
@@ -59,7 +66,9 @@ describe('TRUST_PROXY=1 (one proxy in front)', () => {
 describe('TRUST_PROXY', () => {
   it('takes a hop count or proxy addresses and subnets, and refuses "true" (any X-Forwarded-For)', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1,loopback, 192.168.0.0/255.255.0.0' }).trustProxy).toBe('10.0.0.0/8, ::1, loopback, 192.168.0.0/255.255.0.0');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1,loopback, 192.168.0.0/255.255.0.0' }).trustProxy).toBe(
+      '10.0.0.0/8, ::1, loopback, 192.168.0.0/255.255.0.0',
+    );
     expect(loadConfig({}).trustProxy).toBe(false);
     for (const value of ['true', 'yes', '10.0.0.0/33', 'proxy.example.com', '*']) {
       expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);

@@ -52,7 +52,11 @@ describe('slow clients, under a descriptor limit of 256', () => {
     for (let i = 0; i < 300; i++) {
       attackers.push(trickler(port, `127.0.0.${2 + (i % 10)}`, 'POST /secret-scanning/github HTTP/1.1\r\nHost: x\r\n'));
     }
-    const body = trickler(port, '127.0.0.50', 'POST /deploy HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n');
+    const body = trickler(
+      port,
+      '127.0.0.50',
+      'POST /deploy HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n',
+    );
 
     // 24 ticks of 400 ms (about ten seconds): every trickler sends a byte, the client makes a request.
     const answers: number[] = [];

@@ -69,13 +69,26 @@ describe.each(BACKENDS)('POST /credentials/revoke takes the same time for a live
       for (const kind of order) samples[kind].push(await once(kind, i));
     }
 
-    const verdicts = ([['live', 'unknown'], ['revoked', 'unknown'], ['live', 'revoked']] as const).map(([a, b]) => {
+    const verdicts = (
+      [
+        ['live', 'unknown'],
+        ['revoked', 'unknown'],
+        ['live', 'revoked'],
+      ] as const
+    ).map(([a, b]) => {
       const { p, superiority } = mannWhitney(samples[a], samples[b]);
-      return { pair: `${a} vs ${b}`, differ: p < 0.001 && Math.abs(superiority - 0.5) > 0.1, p: Number(p.toPrecision(2)), superiority: Number(superiority.toFixed(2)) };
+      return {
+        pair: `${a} vs ${b}`,
+        differ: p < 0.001 && Math.abs(superiority - 0.5) > 0.1,
+        p: Number(p.toPrecision(2)),
+        superiority: Number(superiority.toFixed(2)),
+      };
     });
     expect(verdicts.filter((v) => v.differ)).toEqual([]);
     // And the requests did their work: every live key sent is revoked, in the background.
-    const { rows } = await s.running.db.query<{ n: number }>(`select count(*)::int as n from ${KEYS_TABLE} where account_id = 'acct_timing' and revoked_at is null`);
+    const { rows } = await s.running.db.query<{ n: number }>(
+      `select count(*)::int as n from ${KEYS_TABLE} where account_id = 'acct_timing' and revoked_at is null`,
+    );
     expect(rows[0]?.n).toBe(0);
   }, 120_000);
 });

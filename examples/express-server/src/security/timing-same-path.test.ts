@@ -34,12 +34,19 @@ describe.each(BACKENDS)('a revoked key and an unknown key take the same path (%s
     await s.running.db.query(`vacuum analyze ${KEYS_TABLE}`);
 
     const plan = async (id: string): Promise<PlanNode> => {
-      const { rows } = await s.running.db.query<Record<string, unknown>>(`explain (analyze, costs off, format json) ${FIND_ACTIVE.replace('$1', `'${id}'`)}`);
+      const { rows } = await s.running.db.query<Record<string, unknown>>(
+        `explain (analyze, costs off, format json) ${FIND_ACTIVE.replace('$1', `'${id}'`)}`,
+      );
       const raw = Object.values(rows[0]!)[0];
       const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
       return parsed[0]!.Plan;
     };
-    const shape = (p: PlanNode): unknown => ({ node: p['Node Type'], index: p['Index Name'], rows: p['Actual Rows'], heap: p['Heap Fetches'] ?? 0 });
+    const shape = (p: PlanNode): unknown => ({
+      node: p['Node Type'],
+      index: p['Index Name'],
+      rows: p['Actual Rows'],
+      heap: p['Heap Fetches'] ?? 0,
+    });
     const ofRevoked = shape(await plan(revoked.id));
     const ofUnknown = shape(await plan('f'.repeat(64)));
     expect(ofRevoked).toEqual({ node: 'Index Only Scan', index: `${KEYS_TABLE}_active_by_id`, rows: 0, heap: 0 });

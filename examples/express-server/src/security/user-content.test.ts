@@ -15,14 +15,11 @@ interface Answer {
 function get(server: TestServer, path: string, host?: string): Promise<Answer> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path, headers: { host: host ?? url.host, connection: 'close' } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
+    const req = request({ host: url.hostname, port: url.port, path, headers: { host: host ?? url.host, connection: 'close' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
     req.on('error', reject);
     req.end();
   });
@@ -120,7 +117,19 @@ describe('user content with DROPS_ORIGIN', () => {
 
   it('serves no API, account, dashboard or development route on the drops host', async () => {
     const s = server();
-    for (const path of ['/keys', '/whoami', '/drops', '/vanity', '/billing/plan', '/dashboard/', '/dashboard/config.json', '/healthz', '/deploy', '/dev/token', '/']) {
+    for (const path of [
+      '/keys',
+      '/whoami',
+      '/drops',
+      '/vanity',
+      '/billing/plan',
+      '/dashboard/',
+      '/dashboard/config.json',
+      '/healthz',
+      '/deploy',
+      '/dev/token',
+      '/',
+    ]) {
       const answer = await get(s, path, DROPS_HOST);
       expect(answer.status, path).toBe(404);
       expectUserContentHeaders(answer, path);

@@ -64,9 +64,7 @@ export function spawnMain(env: Record<string, string>, options: { wrapper?: bool
     pid: child.pid!,
     stdout,
     stderr,
-    exited: new Promise((resolve) =>
-      child.on('exit', (code, signal) => resolve(code ?? signal)),
-    ),
+    exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal))),
     signal(signal) {
       try {
         // The group: whatever the server started goes with it.

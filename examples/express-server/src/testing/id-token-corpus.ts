@@ -83,7 +83,10 @@ export function badIdTokens(idp: LocalIdentityProvider, foreignKey: PrivateSigni
     ['header a JSON array', `${b64(['RS256'])}.${b64(valid())}.c2ln`],
     ['payload a JSON string', resign(b64({ alg: 'RS256', kid }), b64('hello'))],
     ['payload not JSON', resign(b64({ alg: 'RS256', kid }), Buffer.from('{"sub":').toString('base64url'))],
-    ['a token of another identity provider configuration (issuer and audience of a stranger)', mint({ iss: 'https://securetoken.google.com/other-project', aud: 'other-project' })],
+    [
+      'a token of another identity provider configuration (issuer and audience of a stranger)',
+      mint({ iss: 'https://securetoken.google.com/other-project', aud: 'other-project' }),
+    ],
   ];
   return cases.map(([name, token]) => ({ name, token }));
 }

@@ -17,9 +17,12 @@ export interface TestClock {
 
 export function testClock(): TestClock {
   let offset = 0;
-  return { now: () => Date.now() + offset, advance: (ms) => {
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
       offset += ms;
-    } };
+    },
+  };
 }
 
 export interface StartTestServerOptions {
@@ -127,9 +130,10 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
         if (res.status !== 201) throw new Error(`POST /keys answered ${res.status}: ${await res.text()}`);
         return (await res.json()) as { apiKey: string; id: string };
       },
-      close: () => (closed ??= (async () => {
-        for (const cleanup of cleanups) await cleanup();
-      })()),
+      close: () =>
+        (closed ??= (async () => {
+          for (const cleanup of cleanups) await cleanup();
+        })()),
     };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => {});

@@ -20,16 +20,23 @@ export interface AdapterOptions<R = unknown> {
 const schema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
     authenticator: z.custom<Authenticator>(
-      (v) => typeof (v as Partial<Authenticator> | null)?.authenticate === 'function' && typeof (v as Authenticator).authenticateOptional === 'function',
+      (v) =>
+        typeof (v as Partial<Authenticator> | null)?.authenticate === 'function' &&
+        typeof (v as Authenticator).authenticateOptional === 'function',
       { error: 'expected createAuthenticator()' },
     ),
     keys: z.optional(
       z.custom<KeyManager>(
-        (v) => ['mint', 'list', 'revoke', 'events', 'revokeBySecret'].every((m) => typeof (v as unknown as Record<string, unknown> | null)?.[m] === 'function'),
+        (v) =>
+          ['mint', 'list', 'revoke', 'events', 'revokeBySecret'].every(
+            (m) => typeof (v as unknown as Record<string, unknown> | null)?.[m] === 'function',
+          ),
         { error: 'expected createKeyManager()' },
       ),
     ),
-    onError: z.optional(z.custom<(error: DropsAuthError, request: unknown) => void>((v) => typeof v === 'function', { error: 'expected a function' })),
+    onError: z.optional(
+      z.custom<(error: DropsAuthError, request: unknown) => void>((v) => typeof v === 'function', { error: 'expected a function' }),
+    ),
   }),
 );
 

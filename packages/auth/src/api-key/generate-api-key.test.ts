@@ -25,7 +25,11 @@ describe('generateApiKey', () => {
   it('encodes the injected bytes exactly (test vector)', () => {
     const key = generateApiKey(fixedBytes(0));
     expect(key.secret).toBe(`hp_${'A'.repeat(43)}`);
-    expect(key.id).toBe(createHash('sha256').update(`hp_${'A'.repeat(43)}`).digest('hex'));
+    expect(key.id).toBe(
+      createHash('sha256')
+        .update(`hp_${'A'.repeat(43)}`)
+        .digest('hex'),
+    );
     expect(generateApiKey(fixedBytes(0xff)).secret).toBe(`hp_${'_'.repeat(42)}8`);
   });
 
@@ -78,8 +82,7 @@ describe('isApiKeyFormat', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 43, maxLength: 43 }), (tail) => {
         const candidate = `hp_${tail}`;
-        const canonical = Buffer.from(tail, 'base64url').length === 32 &&
-          Buffer.from(tail, 'base64url').toString('base64url') === tail;
+        const canonical = Buffer.from(tail, 'base64url').length === 32 && Buffer.from(tail, 'base64url').toString('base64url') === tail;
         expect(isApiKeyFormat(candidate)).toBe(canonical);
       }),
     );

@@ -31,7 +31,15 @@ async function setup() {
   const live = generateApiKey();
   const revoked = generateApiKey();
   for (const k of [live, revoked]) {
-    await keyStore.create({ id: k.id, accountId: 'acct_1', prefix: k.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
+    await keyStore.create({
+      id: k.id,
+      accountId: 'acct_1',
+      prefix: k.prefix,
+      name: null,
+      createdAt: new Date(0),
+      provenance: null,
+      expiresAt: null,
+    });
   }
   await keyStore.revoke('acct_1', revoked.id, { at: new Date(0) });
   const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: () => 1_700_000_000_000 });
@@ -62,8 +70,19 @@ describe('createAuthenticator', () => {
     const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
     const a = generateApiKey();
     const b = generateApiKey();
-    for (const [k, accountId] of [[a, 'acct_a'], [b, 'acct_b']] as const) {
-      await keyStore.create({ id: k.id, accountId, prefix: k.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
+    for (const [k, accountId] of [
+      [a, 'acct_a'],
+      [b, 'acct_b'],
+    ] as const) {
+      await keyStore.create({
+        id: k.id,
+        accountId,
+        prefix: k.prefix,
+        name: null,
+        createdAt: new Date(0),
+        provenance: null,
+        expiresAt: null,
+      });
     }
     let now = 1_700_000_000_000;
     const recorded: Array<[string, number]> = [];
@@ -93,7 +112,15 @@ describe('createAuthenticator', () => {
   it('hands the request-info thunk to recordUse, uncalled, and writes it with the first use', async () => {
     const keyStore = new MemoryKeyStore();
     const key = generateApiKey();
-    await keyStore.create({ id: key.id, accountId: 'acct_req', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
+    await keyStore.create({
+      id: key.id,
+      accountId: 'acct_req',
+      prefix: key.prefix,
+      name: null,
+      createdAt: new Date(0),
+      provenance: null,
+      expiresAt: null,
+    });
     const handed: unknown[] = [];
     const spy = delegatingKeyStore(keyStore, {
       recordUse: (id, at, info) => {

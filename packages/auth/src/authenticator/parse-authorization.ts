@@ -1,9 +1,7 @@
 import { API_KEY_PREFIX, isApiKeyFormat } from '../api-key/api-key-format.js';
 
 /** A header bag: the Fetch API's `Headers`, or Node's `IncomingHttpHeaders` (lowercase names). */
-export type HeadersLike =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeadersLike = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** A parsed `Authorization: Bearer …` header. */
 export type BearerCredential =

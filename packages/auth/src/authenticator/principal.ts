@@ -14,5 +14,17 @@ export const ALL_CREDENTIAL_TYPES: readonly CredentialType[] = Object.freeze(['a
  * - `credential: 'id_token'`: `claims` are the verified ID token's claims.
  */
 export type Principal =
-  | { readonly accountId: string; readonly credential: 'api_key'; readonly keyId: string; readonly claims?: undefined; readonly expiresAt?: Date }
-  | { readonly accountId: string; readonly credential: 'id_token'; readonly claims: IdTokenClaims; readonly keyId?: undefined; readonly expiresAt?: undefined };
+  | {
+      readonly accountId: string;
+      readonly credential: 'api_key';
+      readonly keyId: string;
+      readonly claims?: undefined;
+      readonly expiresAt?: Date;
+    }
+  | {
+      readonly accountId: string;
+      readonly credential: 'id_token';
+      readonly claims: IdTokenClaims;
+      readonly keyId?: undefined;
+      readonly expiresAt?: undefined;
+    };

@@ -92,7 +92,11 @@ describe('drops-auth', () => {
 
 describe('drops-auth key-id', () => {
   it('has --help, also as drops-auth help key-id', () => {
-    for (const args of [['key-id', '--help'], ['key-id', '-h'], ['help', 'key-id']]) {
+    for (const args of [
+      ['key-id', '--help'],
+      ['key-id', '-h'],
+      ['help', 'key-id'],
+    ]) {
       const result = run(args);
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/Usage: drops-auth key-id/);
@@ -143,12 +147,15 @@ describe('drops-auth scan', () => {
     await write(join(repo, 'src', 'config.ts'), `export const config = {\n  apiKey: '${k1}',\n};\n`);
     await write(join(repo, 'src', 'deep', 'ci.yml'), `env:\n  A: ${k2}\n  B: "${k3}" # twice: ${k2}\n`);
     await write(join(repo, 'README.md'), 'Keys look like hp_ followed by 43 characters.\n');
-    await write(join(repo, 'near-misses.txt'), [
-      `x${k4}`, // glued to a base64url character before
-      `${k4}x`, // and after
-      k4.slice(0, 45), // too short
-      `hp_${'A'.repeat(42)}B`, // a last character 32 bytes cannot produce
-    ].join('\n'));
+    await write(
+      join(repo, 'near-misses.txt'),
+      [
+        `x${k4}`, // glued to a base64url character before
+        `${k4}x`, // and after
+        k4.slice(0, 45), // too short
+        `hp_${'A'.repeat(42)}B`, // a last character 32 bytes cannot produce
+      ].join('\n'),
+    );
     await write(join(repo, 'secrets.env'), `DROPS_API_KEY=${k4}\n`);
     await write(join(repo, 'build', 'out.js'), `const k = "${k4}";\n`);
     await write(join(repo, 'node_modules', 'dep', 'index.js'), `module.exports = "${k4}";\n`);

@@ -108,9 +108,14 @@ describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStor
     const keyStore = new MemoryKeyStore();
     const keys = createKeyManager({ keyStore });
     revocationsDone = () => keys.revokePending();
-    const keyRoutes = keysHandler(createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }), keys);
+    const keyRoutes = keysHandler(
+      createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+      keys,
+    );
     const leaked = leakedKeysHandler(keys, { githubSecretScanning: false });
-    real = await serveFetch((request, client) => (new URL(request.url).pathname.startsWith('/keys') ? keyRoutes(request, client) : leaked(request, client)));
+    real = await serveFetch((request, client) =>
+      new URL(request.url).pathname.startsWith('/keys') ? keyRoutes(request, client) : leaked(request, client),
+    );
   });
   afterAll(async () => {
     await real?.close();
@@ -118,7 +123,10 @@ describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStor
   });
 
   async function mint(): Promise<{ apiKey: string; id: string }> {
-    const res = await fetch(`${real.url}/keys`, { method: 'POST', headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'cli-owner' })}` } });
+    const res = await fetch(`${real.url}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${idp.mintIdToken({ sub: 'cli-owner' })}` },
+    });
     expect(res.status).toBe(201);
     const key = (await res.json()) as { apiKey: string; id: string };
     minted.push(key.apiKey);
@@ -154,7 +162,10 @@ describe('against the real routes (keysHandler, leakedKeysHandler, MemoryKeyStor
 
 describe('drops-auth revoke', () => {
   it('has --help, also as drops-auth help revoke', async () => {
-    for (const args of [['revoke', '--help'], ['help', 'revoke']]) {
+    for (const args of [
+      ['revoke', '--help'],
+      ['help', 'revoke'],
+    ]) {
       const result = await run(args);
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/Usage: drops-auth revoke --url <base URL>/);
@@ -176,7 +187,12 @@ describe('drops-auth revoke', () => {
     const result = await run(['revoke', '--json', '--url', `${base}/api/`, 'a.env', 'b.yml']);
     expect(result.status).toBe(0);
     expect(received).toEqual([{ path: '/api/credentials/revoke', contentType: 'application/json', credentials: [k1, k2] }]);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { prefix: k1.slice(0, 10), id: keyIdOf(k1), files: ['a.env'] },
       { prefix: k2.slice(0, 10), id: keyIdOf(k2), files: ['a.env', 'b.yml'] },
     ]);
@@ -271,7 +287,10 @@ describe('drops-auth revoke', () => {
     [['revoke', '--url', 'https://user:pw@drops.example.com'], 'must not carry a user name or password'],
     [['revoke', '--url', 'https://drops.example.com/?x=1'], 'no query (?) or fragment (#)'],
     [['revoke', '--url', 'https://drops.example.com', 'missing.txt'], 'no such file: missing.txt'],
-    [['revoke', '--url', 'https://drops.example.com', '.'], '. is a directory: to find and revoke the keys under it, use drops-auth scan --revoke'],
+    [
+      ['revoke', '--url', 'https://drops.example.com', '.'],
+      '. is a directory: to find and revoke the keys under it, use drops-auth scan --revoke',
+    ],
     [['revoke', '--url', 'https://drops.example.com', k4], 'never from arguments'],
     [['revoke', '--nope', '--url', 'https://drops.example.com'], 'Unknown option'],
   ])('refuses %j with exit 2, sending nothing', async (args, message) => {
@@ -309,7 +328,8 @@ describe('drops-auth scan --revoke', () => {
       `${join('leaked', 'ci.yml')}:3:6  prefix ${k3.slice(0, 10)}  id ${keyIdOf(k3)}`,
       `${join('leaked', 'src', 'config.ts')}:1:21  prefix ${k3.slice(0, 10)}  id ${keyIdOf(k3)}`,
     ]);
-    const plan = `found 3 API keys in 2 files. Revoking 2 distinct keys by value at ${base}/credentials/revoke:\n` +
+    const plan =
+      `found 3 API keys in 2 files. Revoking 2 distinct keys by value at ${base}/credentials/revoke:\n` +
       `${k4.slice(0, 10)}  id ${keyIdOf(k4)}  in ${join('leaked', 'ci.yml')}\n` +
       `${k3.slice(0, 10)}  id ${keyIdOf(k3)}  in ${join('leaked', 'ci.yml')}, ${join('leaked', 'src', 'config.ts')}\n`;
     expect(result.stderr).toContain(plan);

@@ -30,7 +30,9 @@ async function checkFiles(paths: readonly string[]): Promise<void> {
     }
     if (info.isDirectory()) {
       const shown = printable(path);
-      throw new UsageError(`${shown} is a directory: to find and revoke the keys under it, use drops-auth scan --revoke <base URL> ${shown}`);
+      throw new UsageError(
+        `${shown} is a directory: to find and revoke the keys under it, use drops-auth scan --revoke <base URL> ${shown}`,
+      );
     }
     if (!info.isFile()) throw new UsageError(`not a file: ${printable(path)}`);
   }
@@ -86,9 +88,7 @@ export async function revokeCommand(args: readonly string[], io: CliIo): Promise
   }
   const input = positionals.length === 0 ? 'stdin' : plural(positionals.length, 'file');
   if (keys.size === 0) {
-    io.stderr.write(
-      `drops-auth revoke: no API key found in ${input} (hp_ followed by 43 base64url characters). Nothing was sent.\n`,
-    );
+    io.stderr.write(`drops-auth revoke: no API key found in ${input} (hp_ followed by 43 base64url characters). Nothing was sent.\n`);
     return 1;
   }
   io.stderr.write(`drops-auth revoke: revoking ${plural(keys.size, 'key')} found in ${input}:\n`);

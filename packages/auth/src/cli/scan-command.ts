@@ -54,7 +54,9 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
       result = await readTextFile(file.absolute);
     } catch (error) {
       unreadable++;
-      io.stderr.write(`drops-auth scan: cannot read ${printable(file.display)}: ${printable((error as NodeJS.ErrnoException).code ?? 'error')}\n`);
+      io.stderr.write(
+        `drops-auth scan: cannot read ${printable(file.display)}: ${printable((error as NodeJS.ErrnoException).code ?? 'error')}\n`,
+      );
       continue;
     }
     if (result.kind === 'too_large') {

@@ -89,7 +89,9 @@ describe('drops-auth prints untrusted text with its control characters escaped',
     expectTerminalSafe(result);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     expect(result.stdout).toContain('\\u001b[2J\\u001b[1;1Hdrops-auth: accepted 1 key\\u001b[8m');
-    expect(result.stdout).toContain(`\\u202egnp.exe\\u2066\\u000d\\u000a\\u0009x.env:1:15  prefix ${secret.slice(0, 10)}  id ${keyIdOf(secret)}`);
+    expect(result.stdout).toContain(
+      `\\u202egnp.exe\\u2066\\u000d\\u000a\\u0009x.env:1:15  prefix ${secret.slice(0, 10)}  id ${keyIdOf(secret)}`,
+    );
   });
 
   it('scan --json: the same name, escaped as JSON escapes it, so it parses back to the real name', async () => {

@@ -23,8 +23,9 @@ const SILENT: PublishingChannel<never> = Object.freeze({ hasSubscribers: false, 
  * there is nothing to subscribe with, and every channel is silent.
  */
 export function loadDiagnosticsChannel(
-  processLike: { getBuiltinModule?: GetBuiltinModule } | null | undefined = (globalThis as { process?: { getBuiltinModule?: GetBuiltinModule } })
-    .process,
+  processLike: { getBuiltinModule?: GetBuiltinModule } | null | undefined = (
+    globalThis as { process?: { getBuiltinModule?: GetBuiltinModule } }
+  ).process,
 ): DiagnosticsChannelModule | undefined {
   try {
     if (typeof processLike?.getBuiltinModule !== 'function') return undefined;
@@ -41,6 +42,9 @@ const diagnosticsChannel = loadDiagnosticsChannel();
  * The named channel (the same object every `diagnostics_channel.channel(name)` call in the
  * process returns), or a silent stand-in where the runtime has none.
  */
-export function channelOf<Message>(name: string, module: DiagnosticsChannelModule | undefined = diagnosticsChannel): PublishingChannel<Message> {
+export function channelOf<Message>(
+  name: string,
+  module: DiagnosticsChannelModule | undefined = diagnosticsChannel,
+): PublishingChannel<Message> {
   return module === undefined ? SILENT : (module.channel(name) as PublishingChannel<Message>);
 }

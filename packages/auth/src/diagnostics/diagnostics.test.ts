@@ -17,7 +17,11 @@ import { channelOf, loadDiagnosticsChannel } from './diagnostics-channel.js';
 import { DIAGNOSTICS_CHANNELS } from './diagnostics-messages.js';
 
 /** Subscribes to every drops-auth channel; `stop()` unsubscribes. */
-function record(): { messages: Array<{ channel: string; message: Record<string, unknown> }>; of(channel: string): Array<Record<string, unknown>>; stop(): void } {
+function record(): {
+  messages: Array<{ channel: string; message: Record<string, unknown> }>;
+  of(channel: string): Array<Record<string, unknown>>;
+  stop(): void;
+} {
   const messages: Array<{ channel: string; message: Record<string, unknown> }> = [];
   const listeners = Object.values(DIAGNOSTICS_CHANNELS).map((channel) => {
     const listener = (message: unknown): void => void messages.push({ channel, message: message as Record<string, unknown> });
@@ -49,7 +53,9 @@ async function setup(keyStore: KeyStore = new MemoryKeyStore()) {
   const authenticator = createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) });
   const keys = createKeyManager({ keyStore });
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null }).catch(() => {});
+  await keyStore
+    .create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null })
+    .catch(() => {});
   return { authenticator, keys, key };
 }
 
@@ -121,7 +127,11 @@ describe('drops-auth:key-store and drops-auth:revocation', () => {
     await expect(keys.revoke(alice, 'not-an-id')).rejects.toBeInstanceOf(InvalidRequestError);
 
     expect(recording.of(DIAGNOSTICS_CHANNELS.keyStore)).toEqual(
-      ['findActive', 'create', 'listByAccount', 'revoke', 'revoke'].map((operation) => ({ operation, durationMs: anyDuration, error: null })),
+      ['findActive', 'create', 'listByAccount', 'revoke', 'revoke'].map((operation) => ({
+        operation,
+        durationMs: anyDuration,
+        error: null,
+      })),
     );
     // The malformed id is a 400 before any store call: no revocation to report.
     expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
@@ -148,7 +158,7 @@ describe('drops-auth:key-store and drops-auth:revocation', () => {
   });
 });
 
-describe('drops-auth:revocation: every key revoked, by id or by value, with the store\'s receipt', () => {
+describe("drops-auth:revocation: every key revoked, by id or by value, with the store's receipt", () => {
   /** A memory store that hands `receipt` to every `report` it is given, and keeps what it was given. */
   function reportingStore(receipt: unknown): { store: KeyStore; reports: unknown[] } {
     const memory = new MemoryKeyStore();
@@ -206,7 +216,11 @@ describe('drops-auth:revocation: every key revoked, by id or by value, with the 
     const match = (token: string, url: string) => ({ token, type: 'drops_api_key', url, source: 'content' });
     await revokeGitHubMatches(
       keys,
-      [match(a.apiKey, 'https://github.com/o/r/blob/x/.env'), match(generateApiKey().secret, 'https://github.com/o/r/blob/x/.env'), match(b.apiKey, 'https://github.com/o/s/blob/y/ci.yml')],
+      [
+        match(a.apiKey, 'https://github.com/o/r/blob/x/.env'),
+        match(generateApiKey().secret, 'https://github.com/o/r/blob/x/.env'),
+        match(b.apiKey, 'https://github.com/o/s/blob/y/ci.yml'),
+      ],
       { ip: null, userAgent: null },
     );
     expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([
@@ -247,9 +261,13 @@ describe('drops-auth:revocation: every key revoked, by id or by value, with the 
     const down = new MemoryKeyStore();
     down.revokeMany = () => Promise.reject(new Error('db down'));
     recording = record();
-    await expect(createKeyManager({ keyStore: down }).revokeBySecret([minted[0]!.apiKey], { source: 'revoke_by_value' })).rejects.toBeInstanceOf(UnavailableError);
+    await expect(
+      createKeyManager({ keyStore: down }).revokeBySecret([minted[0]!.apiKey], { source: 'revoke_by_value' }),
+    ).rejects.toBeInstanceOf(UnavailableError);
     expect(recording.of(DIAGNOSTICS_CHANNELS.revocation)).toEqual([]);
-    expect(recording.of(DIAGNOSTICS_CHANNELS.keyStore)).toEqual([{ operation: 'revokeMany', durationMs: anyDuration, error: expect.any(Error) as unknown }]);
+    expect(recording.of(DIAGNOSTICS_CHANNELS.keyStore)).toEqual([
+      { operation: 'revokeMany', durationMs: anyDuration, error: expect.any(Error) as unknown },
+    ]);
   });
 
   it('with no subscriber, hands the store no report to call: no cost', async () => {

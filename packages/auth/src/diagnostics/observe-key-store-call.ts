@@ -17,8 +17,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  */
 export function observeKeyStoreCall<T>(operation: KeyStoreOperation, call: () => T): T {
   const startedAt = performance.now();
-  const publish = (error: unknown): void =>
-    keyStoreChannel.publish({ operation, durationMs: performance.now() - startedAt, error });
+  const publish = (error: unknown): void => keyStoreChannel.publish({ operation, durationMs: performance.now() - startedAt, error });
   let result: T;
   try {
     result = call();

@@ -24,10 +24,7 @@ export class UnavailableError extends DropsAuthError {
   /** Seconds a client should wait before trying again (default 5). */
   readonly retryAfterSeconds: number;
 
-  constructor(
-    dependency: UnavailableDependency,
-    options?: { cause?: unknown; retryAfterSeconds?: number },
-  ) {
+  constructor(dependency: UnavailableDependency, options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super('authentication is temporarily unavailable, try again shortly', options);
     this.dependency = dependency;
     this.retryAfterSeconds = options?.retryAfterSeconds ?? 5;

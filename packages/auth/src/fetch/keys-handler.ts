@@ -42,7 +42,8 @@ function basePathOf(options: KeysHandlerOptions | undefined): string {
 }
 
 function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysHandlerOptions | undefined): KeyRoutes {
-  if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`${WHERE}: options must be an object`);
+  if (options !== undefined && (options === null || typeof options !== 'object'))
+    throw new TypeError(`${WHERE}: options must be an object`);
   const { basePath: _basePath, requestInfo: _requestInfo, ...routeOptions } = options ?? {};
   return createKeyRoutes(authenticator, keys, routeOptions, WHERE);
 }

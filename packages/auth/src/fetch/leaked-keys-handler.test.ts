@@ -29,7 +29,10 @@ describe('leakedKeysHandler', () => {
   it('shares one allowance among clients whose address it is not given', async () => {
     const handler = leakedKeysHandler(keys, { githubSecretScanning: false, revokeRateLimit: { max: 1, windowMs: 60_000 } });
     const revoke = (ip?: string): Promise<Response> =>
-      handler(new Request('http://x/credentials/revoke', { method: 'POST', body: '{"credentials":["x"]}' }), ip === undefined ? undefined : { ip });
+      handler(
+        new Request('http://x/credentials/revoke', { method: 'POST', body: '{"credentials":["x"]}' }),
+        ip === undefined ? undefined : { ip },
+      );
     expect((await revoke()).status).toBe(202);
     expect((await revoke()).status).toBe(429);
     expect((await revoke('203.0.113.7')).status).toBe(202);

@@ -22,8 +22,12 @@ type NextRouteHandler = (request: Request, context: NextRouteContext) => Respons
  * verbatim): the declared type must be assignable to the route context; `unknown` counts as `any`.
  * Next 16 checks the other way round (the handler assignable to its signature), as above.
  */
+// biome-ignore-start lint/complexity/noBannedTypes: Next's own check, verbatim.
+// biome-ignore-start lint/suspicious/noExplicitAny: Next's own check, verbatim.
 type Next15SecondArg<T extends Function> = T extends (...args: [any, infer A]) => any ? (unknown extends A ? any : A) : never;
 type PassesNext15Check<H extends Function> = Next15SecondArg<H> extends NextRouteContext ? true : false;
+// biome-ignore-end lint/suspicious/noExplicitAny: -
+// biome-ignore-end lint/complexity/noBannedTypes: -
 
 /** A route without dynamic segments: Next 15 passes `{ params: Promise<{}> }`. */
 type NextStaticRouteHandler = (request: Request, context: { params: Promise<Record<string, never>> }) => Response | Promise<Response>;
@@ -46,19 +50,21 @@ function app(options?: Parameters<typeof keysHandler>[2]) {
 const context: NextRouteContext = { params: Promise.resolve({ rest: ['events'] }) };
 
 describe('fetch handlers as Next.js App Router route handlers', () => {
-  it('export as GET, POST, … in TypeScript: the second argument is typed to take Next\'s route context', () => {
+  it("export as GET, POST, … in TypeScript: the second argument is typed to take Next's route context", () => {
     const { authenticator, keys, handler } = app();
     const GET: NextRouteHandler = handler;
     const POST: NextStaticRouteHandler = handler;
     const revoke: NextStaticRouteHandler = leakedKeysHandler(keys);
-    const whoami: NextStaticRouteHandler = withAuth(authenticator, {}, (_request, principal) => Response.json({ accountId: principal.accountId }));
+    const whoami: NextStaticRouteHandler = withAuth(authenticator, {}, (_request, principal) =>
+      Response.json({ accountId: principal.accountId }),
+    );
     const withParams: NextRouteHandler = withAuth(authenticator, {}, async (_request, principal, ctx: NextRouteContext) =>
       Response.json({ accountId: principal.accountId, rest: (await ctx.params).rest ?? [] }),
     );
     for (const exported of [GET, POST, revoke, whoami, withParams]) expect(typeof exported).toBe('function');
   });
 
-  it('pass the check `next build` runs on Next 15 (the second parameter\'s declared type against the route context)', () => {
+  it("pass the check `next build` runs on Next 15 (the second parameter's declared type against the route context)", () => {
     // A type error here is `next build` failing on Next 15 ("… is not a valid type for the function's second argument").
     const keysPasses: PassesNext15Check<ReturnType<typeof keysHandler>> = true;
     const leakedPasses: PassesNext15Check<ReturnType<typeof leakedKeysHandler>> = true;
@@ -66,20 +72,22 @@ describe('fetch handlers as Next.js App Router route handlers', () => {
     expect([keysPasses, leakedPasses, whoamiPasses]).toEqual([true, true, true]);
   });
 
-  it('never takes Next\'s route context for client info: a mint records no address unless requestInfo says where it is', async () => {
+  it("never takes Next's route context for client info: a mint records no address unless requestInfo says where it is", async () => {
     const plain = app();
     const token = { authorization: `Bearer ${idp.mintIdToken({ sub: 'next-1' })}`, 'user-agent': 'next-test', 'x-real-ip': '203.0.113.9' };
     expect((await plain.handler(new Request('http://localhost/keys', { method: 'POST', headers: token }), context)).status).toBe(201);
     const [minted] = (await plain.keyStore.listEvents('next-1', { limit: 1 })).events;
     expect([minted?.type, minted?.ip, minted?.userAgent]).toEqual(['minted', null, 'next-test']);
 
-    const configured = app({ requestInfo: (request) => ({ ip: request.headers.get('x-real-ip'), userAgent: request.headers.get('user-agent') }) });
+    const configured = app({
+      requestInfo: (request) => ({ ip: request.headers.get('x-real-ip'), userAgent: request.headers.get('user-agent') }),
+    });
     expect((await configured.handler(new Request('http://localhost/keys', { method: 'POST', headers: token }), context)).status).toBe(201);
     const [trusted] = (await configured.keyStore.listEvents('next-1', { limit: 1 })).events;
     expect([trusted?.ip, trusted?.userAgent]).toEqual(['203.0.113.9', 'next-test']);
   });
 
-  it('answers every method under the keys path without a credential with the uniform 401, Next\'s context given', async () => {
+  it("answers every method under the keys path without a credential with the uniform 401, Next's context given", async () => {
     const { handler } = app();
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       for (const path of ['/keys', '/keys/events', `/keys/${'a'.repeat(64)}`, '/keys/a/b']) {

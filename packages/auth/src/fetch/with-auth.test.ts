@@ -8,7 +8,15 @@ import { withAuth } from './with-auth.js';
 
 async function setup(keyStore = new MemoryKeyStore()) {
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
+  await keyStore.create({
+    id: key.id,
+    accountId: 'acct_1',
+    prefix: key.prefix,
+    name: null,
+    createdAt: new Date(),
+    provenance: null,
+    expiresAt: null,
+  });
   const authenticator = createAuthenticator({ keyStore });
   return { authenticator, key, keyStore };
 }
@@ -22,7 +30,15 @@ describe('withAuth (fetch-style handlers)', () => {
     const { authenticator, key } = await setup(keyStore);
     const soon = generateApiKey();
     const expiresAt = new Date(Date.now() + 2 * 86_400_000);
-    await keyStore.create({ id: soon.id, accountId: 'acct_1', prefix: soon.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt });
+    await keyStore.create({
+      id: soon.id,
+      accountId: 'acct_1',
+      prefix: soon.prefix,
+      name: null,
+      createdAt: new Date(),
+      provenance: null,
+      expiresAt,
+    });
     const handler = withAuth(authenticator, {}, async () => Response.json({ ok: true }));
     const warned = await handler(request(`Bearer ${soon.secret}`));
     expect(warned.headers.get('drops-key-expiration')).toBe(expiresAt.toISOString());
@@ -107,17 +123,26 @@ describe('withAuth and errors thrown by the handler', () => {
 });
 
 describe('withAuth requestInfo', () => {
-  it('records a key\'s first use with what requestInfo says, or the User-Agent header', async () => {
+  it("records a key's first use with what requestInfo says, or the User-Agent header", async () => {
     for (const [options, expected] of [
-      [{ requestInfo: (req: Request) => ({ ip: '203.0.113.7', userAgent: req.headers.get('x-client') }) }, { ip: '203.0.113.7', userAgent: 'cli/2' }],
+      [
+        { requestInfo: (req: Request) => ({ ip: '203.0.113.7', userAgent: req.headers.get('x-client') }) },
+        { ip: '203.0.113.7', userAgent: 'cli/2' },
+      ],
       [{}, { ip: null, userAgent: 'curl/8' }],
     ] as const) {
       const { authenticator, key, keyStore } = await setup(new MemoryKeyStore({ minUseIntervalMs: 0 }));
       const handler = withAuth(authenticator, options, async () => new Response('ok'));
-      const res = await handler(new Request('http://localhost/x', { headers: { authorization: `Bearer ${key.secret}`, 'user-agent': 'curl/8', 'x-client': 'cli/2' } }));
+      const res = await handler(
+        new Request('http://localhost/x', {
+          headers: { authorization: `Bearer ${key.secret}`, 'user-agent': 'curl/8', 'x-client': 'cli/2' },
+        }),
+      );
       expect(res.status).toBe(200);
       const { events } = await keyStore.listEvents('acct_1', { limit: 10 });
-      expect(events.filter((e) => e.type === 'first_used').map((e) => [e.type, e.ip, e.userAgent])).toEqual([['first_used', expected.ip, expected.userAgent]]);
+      expect(events.filter((e) => e.type === 'first_used').map((e) => [e.type, e.ip, e.userAgent])).toEqual([
+        ['first_used', expected.ip, expected.userAgent],
+      ]);
     }
   });
 });

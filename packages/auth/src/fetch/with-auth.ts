@@ -49,11 +49,7 @@ export type AuthenticatedHandler<P extends Principal | null, Args extends unknow
  * const principal = await authenticateRequest(authenticator, request, { accept: ['id_token'] });
  * ```
  */
-export function authenticateRequest(
-  authenticator: Authenticator,
-  request: Request,
-  options?: AuthenticateOptions,
-): Promise<Principal> {
+export function authenticateRequest(authenticator: Authenticator, request: Request, options?: AuthenticateOptions): Promise<Principal> {
   return authenticator.authenticate(request.headers, {
     ...options,
     request: options?.request ?? (() => requestInfoOf(request, undefined)),

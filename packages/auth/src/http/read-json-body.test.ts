@@ -35,16 +35,12 @@ describe('readJsonBody', () => {
   });
 
   it('refuses a compressed body with a 400', async () => {
-    await expect(readJsonBody(stream('\x1f\x8b'), { limit: 100, contentEncoding: 'gzip' })).rejects.toBeInstanceOf(
-      InvalidRequestError,
-    );
+    await expect(readJsonBody(stream('\x1f\x8b'), { limit: 100, contentEncoding: 'gzip' })).rejects.toBeInstanceOf(InvalidRequestError);
     expect(await readJsonBody(stream('{}'), { limit: 100, contentEncoding: 'identity' })).toEqual({});
   });
 
   it('counts bytes, not characters', async () => {
-    await expect(readJsonBody(stream(JSON.stringify('é'.repeat(30))), { limit: 40 })).rejects.toBeInstanceOf(
-      PayloadTooLargeError,
-    );
+    await expect(readJsonBody(stream(JSON.stringify('é'.repeat(30))), { limit: 40 })).rejects.toBeInstanceOf(PayloadTooLargeError);
   });
 
   it('turns a stream error into a 400', async () => {

@@ -44,13 +44,9 @@ export interface ReadJsonBodyOptions {
  * const raw = await readBodyBytes(req, { limit: 1024 * 1024, contentLength: req.headers['content-length'] });
  * ```
  */
-export async function readBodyBytes(
-  body: AsyncIterable<Uint8Array | string>,
-  options: ReadJsonBodyOptions,
-): Promise<Uint8Array> {
+export async function readBodyBytes(body: AsyncIterable<Uint8Array | string>, options: ReadJsonBodyOptions): Promise<Uint8Array> {
   const { limit } = options;
-  const tooLarge = (): PayloadTooLargeError =>
-    new PayloadTooLargeError(`the request body must be at most ${limit} bytes`);
+  const tooLarge = (): PayloadTooLargeError => new PayloadTooLargeError(`the request body must be at most ${limit} bytes`);
   if (options.contentLength !== undefined && Number(options.contentLength) > limit) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -85,10 +81,7 @@ export async function readBodyBytes(
  * const minted = await keys.mint(principal, body);
  * ```
  */
-export async function readJsonBody(
-  body: AsyncIterable<Uint8Array | string>,
-  options: ReadJsonBodyOptions,
-): Promise<unknown> {
+export async function readJsonBody(body: AsyncIterable<Uint8Array | string>, options: ReadJsonBodyOptions): Promise<unknown> {
   return parseJsonText(decoder.decode(await readBodyBytes(body, options)), options.example);
 }
 

@@ -3,10 +3,7 @@
  * `Cache-Control` less the `Age` header. `undefined` when the response says nothing; `0` for
  * `no-cache` / `no-store`.
  */
-export function cacheControlMaxAgeMs(
-  cacheControl: string | null,
-  age: string | null,
-): number | undefined {
+export function cacheControlMaxAgeMs(cacheControl: string | null, age: string | null): number | undefined {
   if (cacheControl === null) return undefined;
   let maxAge: number | undefined;
   for (const directive of cacheControl.toLowerCase().split(',')) {

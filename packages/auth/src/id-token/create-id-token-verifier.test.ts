@@ -124,7 +124,10 @@ describe('createIdTokenVerifier: the negative corpus', () => {
     ['alg none, unsigned', () => signWith.none({ alg: 'none', typ: 'JWT', kid: idp.currentKid }, validClaims())],
     ['alg none with the real signature', () => withHeader(idp.mintIdToken({}), { alg: 'none', kid: idp.currentKid })],
     ['HS256 keyed with the public key PEM', () => signWith.hs256(idp.publicKeyPem, { alg: 'HS256', kid: idp.currentKid }, validClaims())],
-    ['HS256 keyed with the public JWK', () => signWith.hs256(JSON.stringify(idp.currentKey.publicJwk), { alg: 'HS256', kid: idp.currentKid }, validClaims())],
+    [
+      'HS256 keyed with the public JWK',
+      () => signWith.hs256(JSON.stringify(idp.currentKey.publicJwk), { alg: 'HS256', kid: idp.currentKid }, validClaims()),
+    ],
     ['RS512 header', () => idp.mintIdToken({}, { header: { alg: 'RS512' } })],
     ['PS256 header', () => idp.mintIdToken({}, { header: { alg: 'PS256' } })],
     ['lower-case rs256', () => idp.mintIdToken({}, { header: { alg: 'rs256' } })],
@@ -205,7 +208,14 @@ describe('createIdTokenVerifier: the negative corpus', () => {
     nowMs = T * 1000;
     const errors: UnauthenticatedError[] = [];
     for (const [, build] of corpus) {
-      errors.push(await verifier.verify(await build()).then(() => { throw new Error('accepted'); }, (e: UnauthenticatedError) => e));
+      errors.push(
+        await verifier.verify(await build()).then(
+          () => {
+            throw new Error('accepted');
+          },
+          (e: UnauthenticatedError) => e,
+        ),
+      );
     }
     const first = errors[0]!;
     for (const err of errors) {
@@ -267,7 +277,11 @@ describe('createIdTokenVerifier: one token, one spelling', () => {
       idTokenVerifier: freshVerifier(),
       clock,
     });
-    const uniform = JSON.stringify([401, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="drops"' }, JSON.stringify({ error: UNAUTHENTICATED_MESSAGE })]);
+    const uniform = JSON.stringify([
+      401,
+      { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="drops"' },
+      JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }),
+    ]);
     const outcomes: Record<string, string> = {};
     const expected: Record<string, string> = {};
     for (const [part, token, refused] of variants()) {

@@ -1,10 +1,7 @@
 import { UnauthenticatedError } from '../errors/index.js';
 import { decodeJsonPart, splitCompactJwt } from './decode-compact-jwt.js';
 import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
-import {
-  parseIdTokenVerifierOptions,
-  type IdTokenVerifierOptions,
-} from './id-token-verifier-options.js';
+import { parseIdTokenVerifierOptions, type IdTokenVerifierOptions } from './id-token-verifier-options.js';
 import { DiscoveredKeySet } from './discovered-key-set.js';
 import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';

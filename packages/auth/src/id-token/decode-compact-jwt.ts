@@ -61,10 +61,7 @@ export function splitCompactJwt(token: unknown): CompactJwtParts {
     signature: token.slice(secondDot + 1),
     signingInput: token.slice(0, secondDot),
   };
-  const canonical =
-    isCanonicalBase64url(parts.header) &&
-    isCanonicalBase64url(parts.payload) &&
-    isCanonicalBase64url(parts.signature);
+  const canonical = isCanonicalBase64url(parts.header) && isCanonicalBase64url(parts.payload) && isCanonicalBase64url(parts.signature);
   if (!canonical) throw invalid('token is not canonical base64url');
   return parts;
 }

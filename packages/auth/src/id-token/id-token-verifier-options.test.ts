@@ -47,14 +47,12 @@ describe('parseIdTokenVerifierOptions', () => {
     expect(o.audiences).toEqual(['a', 'b']);
   });
 
-  it.each([
-    'http://localhost:8080/jwks',
-    'http://127.0.0.1/jwks',
-    'http://127.1.2.3:9/jwks',
-    'http://[::1]:8080/jwks',
-  ])('accepts plain HTTP on loopback: %s', (jwksUrl) => {
-    expect(() => parseIdTokenVerifierOptions({ ...base, jwksUrl })).not.toThrow();
-  });
+  it.each(['http://localhost:8080/jwks', 'http://127.0.0.1/jwks', 'http://127.1.2.3:9/jwks', 'http://[::1]:8080/jwks'])(
+    'accepts plain HTTP on loopback: %s',
+    (jwksUrl) => {
+      expect(() => parseIdTokenVerifierOptions({ ...base, jwksUrl })).not.toThrow();
+    },
+  );
 
   const bad: [string, Record<string, unknown>][] = [
     ['tolerance over five minutes', { clockToleranceSeconds: 301 }],

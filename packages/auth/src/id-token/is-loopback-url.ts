@@ -6,11 +6,7 @@ export function isLoopbackUrl(url: URL): boolean {
   const host = url.hostname.toLowerCase();
   if (host === 'localhost' || host === '[::1]') return true;
   const octets = host.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
-  );
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
 }
 
 /** Why a URL refused by {@link isHttpsOrLoopbackUrl} was refused, for option errors. */

@@ -8,17 +8,7 @@
  * JWS_ALGORITHMS.includes('PS256'); // true
  * ```
  */
-export const JWS_ALGORITHMS = Object.freeze([
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'EdDSA',
-] as const);
+export const JWS_ALGORITHMS = Object.freeze(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA'] as const);
 
 /** One of {@link JWS_ALGORITHMS}. `EdDSA` means Ed25519. */
 export type JwsAlgorithm = (typeof JWS_ALGORITHMS)[number];
@@ -45,7 +35,5 @@ const CURVE_ALGORITHM: Readonly<Record<string, JwsAlgorithm>> = { 'EC.P-256': 'E
 export function algorithmsOfJwk(jwk: Readonly<Record<string, unknown>>, allowed: readonly JwsAlgorithm[]): JwsAlgorithm[] {
   const { kty, crv, alg } = jwk;
   const own = kty === 'RSA' ? RSA_ALGORITHMS : [CURVE_ALGORITHM[`${String(kty)}.${String(crv)}`]];
-  return own.filter(
-    (a): a is JwsAlgorithm => a !== undefined && allowed.includes(a) && (alg === undefined || alg === a),
-  );
+  return own.filter((a): a is JwsAlgorithm => a !== undefined && allowed.includes(a) && (alg === undefined || alg === a));
 }

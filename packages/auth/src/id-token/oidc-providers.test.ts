@@ -33,13 +33,70 @@ interface ProviderShape {
 
 const SHAPES: Record<string, ProviderShape> = {
   // Access tokens for an API: RFC 9068 at+jwt, 24 h by default.
-  Auth0: { issuerPath: '/my-tenant.us.auth0.com/', jwksPath: '/.well-known/jwks.json', advertised: ['HS256', 'RS256', 'PS256'], alg: 'RS256', audience: 'https://api.example.com', options: { maxLifetimeSeconds: 86_400, typ: 'at+jwt' }, typ: 'at+jwt', lifetimeSeconds: 86_400 },
-  Okta: { issuerPath: '/example.okta.com/oauth2/default', jwksPath: '/oauth2/default/v1/keys', advertised: ['RS256'], alg: 'RS256', audience: 'api://default', options: { maxLifetimeSeconds: 7_200 }, lifetimeSeconds: 7_200 },
-  Google: { issuerPath: '/accounts.google.com', jwksPath: '/oauth2/v3/certs', advertised: ['RS256'], alg: 'RS256', audience: '1234-abc.apps.googleusercontent.com', claims: { email: 'a@example.com', email_verified: true } },
-  'Microsoft Entra': { issuerPath: '/login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0', jwksPath: '/9188040d-6c67-4c5b-b112-36a304b66dad/discovery/v2.0/keys', advertised: ['RS256'], alg: 'RS256', audience: '6731de76-14a6-49ae-97bc-6eba6914391e', options: { maxLifetimeSeconds: 5_400 }, lifetimeSeconds: 5_400 },
-  Keycloak: { issuerPath: '/sso.example.com/realms/acme', jwksPath: '/realms/acme/protocol/openid-connect/certs', advertised: ['PS384', 'ES384', 'RS384', 'EdDSA', 'ES256', 'RS256', 'ES512', 'PS256', 'PS512', 'RS512'], alg: 'ES256', audience: 'account', options: { algorithms: ['RS256', 'ES256'] }, typ: 'JWT', lifetimeSeconds: 300 },
-  Clerk: { issuerPath: '/clerk.example.com', jwksPath: '/.well-known/jwks.json', advertised: ['RS256'], alg: 'RS256', audience: 'https://app.example.com', lifetimeSeconds: 60, claims: { azp: 'https://app.example.com', sid: 'sess_1' } },
-  Supabase: { issuerPath: '/abcdefghijklmnop.supabase.co/auth/v1', jwksPath: '/auth/v1/.well-known/jwks.json', advertised: ['ES256', 'RS256'], alg: 'ES256', audience: 'authenticated', options: { algorithms: ['ES256', 'RS256'] }, claims: { role: 'authenticated' } },
+  Auth0: {
+    issuerPath: '/my-tenant.us.auth0.com/',
+    jwksPath: '/.well-known/jwks.json',
+    advertised: ['HS256', 'RS256', 'PS256'],
+    alg: 'RS256',
+    audience: 'https://api.example.com',
+    options: { maxLifetimeSeconds: 86_400, typ: 'at+jwt' },
+    typ: 'at+jwt',
+    lifetimeSeconds: 86_400,
+  },
+  Okta: {
+    issuerPath: '/example.okta.com/oauth2/default',
+    jwksPath: '/oauth2/default/v1/keys',
+    advertised: ['RS256'],
+    alg: 'RS256',
+    audience: 'api://default',
+    options: { maxLifetimeSeconds: 7_200 },
+    lifetimeSeconds: 7_200,
+  },
+  Google: {
+    issuerPath: '/accounts.google.com',
+    jwksPath: '/oauth2/v3/certs',
+    advertised: ['RS256'],
+    alg: 'RS256',
+    audience: '1234-abc.apps.googleusercontent.com',
+    claims: { email: 'a@example.com', email_verified: true },
+  },
+  'Microsoft Entra': {
+    issuerPath: '/login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0',
+    jwksPath: '/9188040d-6c67-4c5b-b112-36a304b66dad/discovery/v2.0/keys',
+    advertised: ['RS256'],
+    alg: 'RS256',
+    audience: '6731de76-14a6-49ae-97bc-6eba6914391e',
+    options: { maxLifetimeSeconds: 5_400 },
+    lifetimeSeconds: 5_400,
+  },
+  Keycloak: {
+    issuerPath: '/sso.example.com/realms/acme',
+    jwksPath: '/realms/acme/protocol/openid-connect/certs',
+    advertised: ['PS384', 'ES384', 'RS384', 'EdDSA', 'ES256', 'RS256', 'ES512', 'PS256', 'PS512', 'RS512'],
+    alg: 'ES256',
+    audience: 'account',
+    options: { algorithms: ['RS256', 'ES256'] },
+    typ: 'JWT',
+    lifetimeSeconds: 300,
+  },
+  Clerk: {
+    issuerPath: '/clerk.example.com',
+    jwksPath: '/.well-known/jwks.json',
+    advertised: ['RS256'],
+    alg: 'RS256',
+    audience: 'https://app.example.com',
+    lifetimeSeconds: 60,
+    claims: { azp: 'https://app.example.com', sid: 'sess_1' },
+  },
+  Supabase: {
+    issuerPath: '/abcdefghijklmnop.supabase.co/auth/v1',
+    jwksPath: '/auth/v1/.well-known/jwks.json',
+    advertised: ['ES256', 'RS256'],
+    alg: 'ES256',
+    audience: 'authenticated',
+    options: { algorithms: ['ES256', 'RS256'] },
+    claims: { role: 'authenticated' },
+  },
 };
 
 interface LocalProvider {
@@ -54,7 +111,8 @@ interface LocalProvider {
 const providers = new Map<string, LocalProvider>();
 
 async function startProvider(name: string, shape: ProviderShape): Promise<LocalProvider> {
-  const pair = shape.alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pair =
+    shape.alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...(pair.publicKey.export({ format: 'jwk' }) as object), kid: `${name}-key`, use: 'sig', alg: shape.alg };
   const headers = (): Record<string, string> => ({ 'cache-control': 'public, max-age=3600' });
   const jwks = await LocalKeyServer.start({ path: shape.jwksPath, document: () => ({ keys: [jwk] }), headers });
@@ -95,7 +153,11 @@ function tokenOf(p: LocalProvider, over: { alg?: JwsAlgorithm; kid?: string } = 
   const now = Math.floor(nowMs / 1000);
   const name = [...providers.entries()].find(([, v]) => v === p)![0];
   return new SignJWT({ sub: 'user-1', ...p.shape.claims })
-    .setProtectedHeader({ alg: over.alg ?? p.shape.alg, kid: over.kid ?? `${name}-key`, ...(p.shape.typ === undefined ? {} : { typ: p.shape.typ }) })
+    .setProtectedHeader({
+      alg: over.alg ?? p.shape.alg,
+      kid: over.kid ?? `${name}-key`,
+      ...(p.shape.typ === undefined ? {} : { typ: p.shape.typ }),
+    })
     .setIssuer(p.issuer)
     .setAudience(p.shape.audience)
     .setIssuedAt(now)
@@ -107,7 +169,11 @@ function verifierOf(p: LocalProvider, extra: Partial<IdTokenVerifierOptions> = {
   return createIdTokenVerifier({ ...oidc({ issuer: p.issuer, audience: p.shape.audience }), clock, ...p.shape.options, ...extra });
 }
 
-const settle = (promise: Promise<unknown>): Promise<unknown> => promise.then((v) => v, (e: unknown) => e);
+const settle = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    (v) => v,
+    (e: unknown) => e,
+  );
 
 describe('oidc(): tested configurations', () => {
   it.each(Object.keys(SHAPES))('verifies a %s-shaped token through discovery', async (name) => {

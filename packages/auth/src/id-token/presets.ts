@@ -11,8 +11,7 @@ export interface IdentityProviderSettings {
 }
 
 /** Google's JWKS for Firebase Authentication (Identity Platform) ID tokens. */
-export const FIREBASE_JWKS_URL =
-  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+export const FIREBASE_JWKS_URL = 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
 /**
  * The Firebase Authentication preset: issuer `https://securetoken.google.com/<projectId>`,
@@ -64,7 +63,8 @@ export interface OidcProviderSettings {
  * ```
  */
 export function oidc(options: { readonly issuer: string; readonly audience: string | readonly string[] }): OidcProviderSettings {
-  const unknown = typeof options === 'object' && options !== null ? Object.keys(options).filter((k) => k !== 'issuer' && k !== 'audience') : [];
+  const unknown =
+    typeof options === 'object' && options !== null ? Object.keys(options).filter((k) => k !== 'issuer' && k !== 'audience') : [];
   if (unknown.length > 0) throw new TypeError(`oidc(): unknown option "${unknown[0]}"`);
   const { issuer, audience } = options ?? ({} as never);
   if (typeof issuer !== 'string' || !isHttpsOrLoopbackUrl(issuer)) {

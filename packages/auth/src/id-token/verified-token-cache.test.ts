@@ -31,7 +31,6 @@ describe('VerifiedTokenCache', () => {
     expect([cache.size, cache.get('a'), cache.get('b')?.kid, cache.get('c')?.kid]).toEqual([2, undefined, 'b', 'c']);
   });
 
-
   it('remembers nothing with size 0', () => {
     const cache = new VerifiedTokenCache(0);
     cache.set('a', entry('a'));

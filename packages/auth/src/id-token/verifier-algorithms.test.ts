@@ -33,10 +33,22 @@ function offCurve(): Record<string, string> {
 }
 
 const KID_OF: Record<JwsAlgorithm, string> = {
-  RS256: 'rsa', RS384: 'rsa', RS512: 'rsa', PS256: 'rsa', PS384: 'rsa', PS512: 'rsa',
-  ES256: 'p256', ES384: 'p384', EdDSA: 'ed25519',
+  RS256: 'rsa',
+  RS384: 'rsa',
+  RS512: 'rsa',
+  PS256: 'rsa',
+  PS384: 'rsa',
+  PS512: 'rsa',
+  ES256: 'p256',
+  ES384: 'p384',
+  EdDSA: 'ed25519',
 };
-const PRIVATE: Record<string, KeyObject> = { rsa: rsa.privateKey, p256: p256.privateKey, p384: p384.privateKey, ed25519: ed25519.privateKey };
+const PRIVATE: Record<string, KeyObject> = {
+  rsa: rsa.privateKey,
+  p256: p256.privateKey,
+  p384: p384.privateKey,
+  ed25519: ed25519.privateKey,
+};
 
 let server: LocalKeyServer;
 beforeAll(async () => {
@@ -119,7 +131,7 @@ describe('algorithms', () => {
     expect(await outcome(all, token({ alg: 'RS256', kid: 'p256' }))).toMatch(/^401/);
   });
 
-  it("uses a key with an alg for that alg only", async () => {
+  it('uses a key with an alg for that alg only', async () => {
     expect(await outcome(all, token({ alg: 'RS256', kid: 'rsa-rs256-only' }))).toBe('user-1');
     expect(await outcome(all, token({ alg: 'PS256', kid: 'rsa-rs256-only' }))).toMatch(/^401/);
   });

@@ -26,10 +26,7 @@ function isNumericDate(value: unknown): value is number {
  * audience, `sub` is a string of 1 to 128 characters, `exp` and `iat` are numbers at most
  * `maxLifetimeSeconds` apart (an hour by default), and `auth_time`/`nbf` are numbers when present.
  */
-export function verifyStaticClaims(
-  payload: Record<string, unknown>,
-  expected: ClaimExpectations,
-): IdTokenClaims {
+export function verifyStaticClaims(payload: Record<string, unknown>, expected: ClaimExpectations): IdTokenClaims {
   if (payload.iss !== expected.issuer) throw invalid('iss does not match');
   const aud = payload.aud;
   const audOk =
@@ -56,11 +53,7 @@ export function verifyStaticClaims(
  * `expired_token`), `iat`, `auth_time` in the past and `nbf` reached. Cheap, so the repeat-token
  * cache runs it on every hit.
  */
-export function verifyTimeClaims(
-  claims: IdTokenClaims,
-  nowMs: number,
-  clockToleranceSeconds: number,
-): void {
+export function verifyTimeClaims(claims: IdTokenClaims, nowMs: number, clockToleranceSeconds: number): void {
   const now = nowMs / 1000;
   const tolerance = clockToleranceSeconds;
   if (now - tolerance >= claims.exp) {

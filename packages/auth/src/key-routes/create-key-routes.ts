@@ -125,7 +125,10 @@ export function createKeyRoutes(
 
   return {
     async handle(request) {
-      const principal = await authenticator.authenticate(request.authorization, { accept: BOTH_CREDENTIALS, request: () => request.info() });
+      const principal = await authenticator.authenticate(request.authorization, {
+        accept: BOTH_CREDENTIALS,
+        request: () => request.info(),
+      });
       request.authenticated?.(principal);
       const answer = await route(principal, request);
       const expiration = keyExpirationHeader(principal);

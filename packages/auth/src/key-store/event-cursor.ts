@@ -17,6 +17,7 @@ const CURSOR = /^[1-9][0-9]{0,17}$/;
  * ```
  */
 export function parseEventCursor(cursor: unknown): number {
-  if (typeof cursor !== 'string' || !CURSOR.test(cursor)) throw new InvalidRequestError('invalid cursor: pass the "next" of a previous page');
+  if (typeof cursor !== 'string' || !CURSOR.test(cursor))
+    throw new InvalidRequestError('invalid cursor: pass the "next" of a previous page');
   return Number(cursor);
 }

@@ -118,7 +118,12 @@ describe('LastUsedBatcher', () => {
       b.record('other', new Date(T0)); // no thunk: no details
       expect(calls).toBe(1);
       await b.flush();
-      expect(written).toEqual([new Map([['k', new Date(T0)], ['other', new Date(T0)]])]);
+      expect(written).toEqual([
+        new Map([
+          ['k', new Date(T0)],
+          ['other', new Date(T0)],
+        ]),
+      ]);
       expect(writtenInfo).toEqual([new Map([['k', { ip: '192.0.2.1', userAgent: 'agent' }]])]);
     });
 

@@ -162,5 +162,4 @@ export class LastUsedBatcher {
     clearInterval(this.#timer);
     await this.flush();
   }
-
 }

@@ -110,7 +110,18 @@ export class MemoryKeyStore implements KeyStore {
 
   #addEvent(type: KeyEventType, key: NewKeyRecord, at: Date, context: KeyEventContext): void {
     const { source, actor, ip, userAgent, url } = context;
-    const event: KeyEvent = { type, keyId: key.id, prefix: key.prefix, name: key.name, at: new Date(at), source, actor, ip, userAgent, url };
+    const event: KeyEvent = {
+      type,
+      keyId: key.id,
+      prefix: key.prefix,
+      name: key.name,
+      at: new Date(at),
+      source,
+      actor,
+      ip,
+      userAgent,
+      url,
+    };
     let events = this.#events.get(key.accountId);
     if (events === undefined) {
       events = [];

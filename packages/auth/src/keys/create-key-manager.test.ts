@@ -83,7 +83,14 @@ describe('createKeyManager', () => {
     await keys.mint(bob, { name: 'bob' });
     const listed = await keys.list(alice);
     expect(listed.map((k) => k.name)).toEqual(['two', 'one']);
-    expect(listed[0]).toEqual({ id: second.id, prefix: second.prefix, name: 'two', createdAt: second.createdAt, lastUsedAt: null, expiresAt: null });
+    expect(listed[0]).toEqual({
+      id: second.id,
+      prefix: second.prefix,
+      name: 'two',
+      createdAt: second.createdAt,
+      lastUsedAt: null,
+      expiresAt: null,
+    });
     expect(JSON.stringify(listed)).not.toContain(first.apiKey);
     expect(JSON.stringify(listed)).not.toContain(second.apiKey);
   });

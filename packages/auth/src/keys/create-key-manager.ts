@@ -242,15 +242,19 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const key = generateApiKey(random);
       const createdAt = new Date(now);
       const created = await guard('create', () =>
-        keyStore.createWithinLimit({
-          id: key.id,
-          accountId: principal.accountId,
-          prefix: key.prefix,
-          name,
-          createdAt,
-          provenance: provenanceOf(principal),
-          expiresAt,
-        }, maxKeys, eventContextOf('api', principal.claims.sub, request)),
+        keyStore.createWithinLimit(
+          {
+            id: key.id,
+            accountId: principal.accountId,
+            prefix: key.prefix,
+            name,
+            createdAt,
+            provenance: provenanceOf(principal),
+            expiresAt,
+          },
+          maxKeys,
+          eventContextOf('api', principal.claims.sub, request),
+        ),
       );
       if (!created) throw new KeyLimitError(maxKeys);
       return {

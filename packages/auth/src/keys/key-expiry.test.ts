@@ -67,7 +67,10 @@ describe('key expiry', () => {
     expect(lasting.expiresAt).toBeNull();
     const listed = await keys.list(alice);
     expect(listed.map((k) => [k.id, k.expiresAt]).sort()).toEqual(
-      [[expiring.id, '2026-12-01T08:00:00.000Z'], [lasting.id, null]].sort(),
+      [
+        [expiring.id, '2026-12-01T08:00:00.000Z'],
+        [lasting.id, null],
+      ].sort(),
     );
   });
 

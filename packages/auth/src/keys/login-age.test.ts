@@ -8,7 +8,14 @@ const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const signedInAt = (authTime: number | undefined): Principal => ({
   accountId: 'acct_alice',
   credential: 'id_token',
-  claims: { sub: 'alice', iss: 'i', aud: 'a', iat: NOW / 1000, exp: NOW / 1000 + 3600, ...(authTime === undefined ? {} : { auth_time: authTime }) },
+  claims: {
+    sub: 'alice',
+    iss: 'i',
+    aud: 'a',
+    iat: NOW / 1000,
+    exp: NOW / 1000 + 3600,
+    ...(authTime === undefined ? {} : { auth_time: authTime }),
+  },
 });
 
 describe('maxAuthAgeSeconds', () => {

@@ -32,13 +32,15 @@ export function pendingRevocationsDrainer(
   }
 
   return () => {
-    queued ??= running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      queued = undefined;
-      return pass();
-    });
+    queued ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = undefined;
+        return pass();
+      });
     running = queued;
     return queued;
   };

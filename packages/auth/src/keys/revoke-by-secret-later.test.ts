@@ -31,7 +31,15 @@ describe('KeyManager.revokeBySecretLater and revokePending', () => {
     expect(keyStore.findActive(live.id)).toBeNull();
     expect(await keyStore.pendingRevocationRequests({ limit: 10 })).toEqual([]);
     const { events } = await keys.events(alice);
-    expect(events[0]).toMatchObject({ type: 'revoked', keyId: live.id, source: 'revoke_by_value', actor: null, ip: '198.51.100.7', userAgent: 'curl/8', at: new Date(NOW).toISOString() });
+    expect(events[0]).toMatchObject({
+      type: 'revoked',
+      keyId: live.id,
+      source: 'revoke_by_value',
+      actor: null,
+      ip: '198.51.100.7',
+      userAgent: 'curl/8',
+      at: new Date(NOW).toISOString(),
+    });
   });
 
   it('publishes one drops-auth:revocation message per key it revokes in the background', async () => {
@@ -53,7 +61,9 @@ describe('KeyManager.revokeBySecretLater and revokePending', () => {
     const { keys, keyStore } = setup();
     await keys.revokeBySecretLater(['hp_short', 42], { source: 'revoke_by_value', request });
     expect(await keyStore.pendingRevocationRequests({ limit: 10 })).toEqual([]);
-    await expect(keys.revokeBySecretLater('hp_x' as never, { source: 'revoke_by_value', request })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(keys.revokeBySecretLater('hp_x' as never, { source: 'revoke_by_value', request })).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    );
   });
 
   it('answers 503 when the store cannot record, and keeps a request whose revocation failed for the next pass', async () => {
@@ -76,6 +86,8 @@ describe('KeyManager.revokeBySecretLater and revokePending', () => {
 
     const down: KeyStore = delegatingKeyStore(memory, { recordRevocationRequest: () => Promise.reject(new Error('db down')) });
     const other = setup(down).keys;
-    await expect(other.revokeBySecretLater([generateApiKey().secret], { source: 'revoke_by_value', request })).rejects.toBeInstanceOf(UnavailableError);
+    await expect(other.revokeBySecretLater([generateApiKey().secret], { source: 'revoke_by_value', request })).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
   });
 });

@@ -10,7 +10,11 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from './create-key-manager.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
-const principal = (sub: string): Principal => ({ accountId: `acct_${sub}`, credential: 'id_token', claims: { sub, iss: 'i', aud: 'a', iat: 1, exp: 2 } });
+const principal = (sub: string): Principal => ({
+  accountId: `acct_${sub}`,
+  credential: 'id_token',
+  claims: { sub, iss: 'i', aud: 'a', iat: 1, exp: 2 },
+});
 const alice = principal('alice');
 const bob = principal('bob');
 

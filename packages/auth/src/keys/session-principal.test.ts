@@ -26,7 +26,9 @@ describe('sessionPrincipal: minting for a user the app signed in itself', () => 
     const keyStore = new MemoryKeyStore();
     const keys = createKeyManager({ keyStore, clock, maxAuthAgeSeconds: 300 });
     await expect(keys.mint(sessionPrincipal({ accountId: 'a', userId: 'u', signedInAt: minutesAgo(5) }, clock))).resolves.toBeDefined();
-    const error = await keys.mint(sessionPrincipal({ accountId: 'a', userId: 'u', signedInAt: minutesAgo(6) }, clock)).catch((e: unknown) => e);
+    const error = await keys
+      .mint(sessionPrincipal({ accountId: 'a', userId: 'u', signedInAt: minutesAgo(6) }, clock))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthenticatedError);
     expect(error).toMatchObject({ status: 401, reason: 'login_too_old' });
     expect(await keyStore.listByAccount('a')).toHaveLength(1);

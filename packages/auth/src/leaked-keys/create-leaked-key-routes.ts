@@ -23,9 +23,7 @@ const SECRET_SCANNING_RATE_LIMIT_SCOPE = 'secret_scanning';
  * not any key existed, so it never confirms that a credential once did. It is sent once the
  * request is recorded, before the revocation, so its time says nothing either.
  */
-const REVOKE_ACCEPTED: RouteAnswer = Object.freeze(
-  jsonAnswer(202, { message: 'any active key among these credentials is revoked' }),
-);
+const REVOKE_ACCEPTED: RouteAnswer = Object.freeze(jsonAnswer(202, { message: 'any active key among these credentials is revoked' }));
 
 /**
  * What a leaked-key route needs of a request, from any framework: its headers (the secret
@@ -107,7 +105,9 @@ export function createLeakedKeyRoutes(keys: KeyManager, options: LeakedKeysOptio
     async revokeCredentials(request) {
       // Counted before the body is read: a flood of bad bodies is limited like good ones.
       const waitMs =
-        revokeRateLimit === null ? 0 : await takeOrUnavailable(rateLimitStore, REVOKE_BY_VALUE_RATE_LIMIT_SCOPE, subjectOf(request), revokeRateLimit);
+        revokeRateLimit === null
+          ? 0
+          : await takeOrUnavailable(rateLimitStore, REVOKE_BY_VALUE_RATE_LIMIT_SCOPE, subjectOf(request), revokeRateLimit);
       if (waitMs > 0) throw new RateLimitedError('too many revocation requests from this address: try again later', waitMs / 1000);
       const body = await request.readJson(o.revokeBodyLimit, REVOKE_CREDENTIALS_EXAMPLE);
       // Recorded, then revoked in the background: the answer's time is the same whether a value

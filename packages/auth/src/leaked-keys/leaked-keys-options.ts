@@ -99,8 +99,7 @@ export function parseLeakedKeysOptions(options: unknown, where: string): Resolve
   return {
     githubSecretScanning: o.githubSecretScanning === false ? null : (o.githubSecretScanning ?? createGitHubSecretScanning()),
     revokeRateLimit: o.revokeRateLimit === false ? null : (o.revokeRateLimit ?? DEFAULT_REVOKE_RATE_LIMIT),
-    secretScanningRateLimit:
-      o.secretScanningRateLimit === false ? null : (o.secretScanningRateLimit ?? DEFAULT_SECRET_SCANNING_RATE_LIMIT),
+    secretScanningRateLimit: o.secretScanningRateLimit === false ? null : (o.secretScanningRateLimit ?? DEFAULT_SECRET_SCANNING_RATE_LIMIT),
     rateLimitStore: o.rateLimitStore ?? inProcessRateLimitStore({ clock: o.clock ?? systemClock }),
     ipv6PrefixLength: o.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH,
     revokeBodyLimit: o.revokeBodyLimit ?? DEFAULT_REVOKE_BODY_LIMIT,

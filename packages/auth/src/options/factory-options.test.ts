@@ -27,11 +27,7 @@ describe('factory options', () => {
       () => createAuthenticator({ keyStore, resolveAccount: 'sub' as never }),
       'createAuthenticator: options.resolveAccount: expected a function',
     ],
-    [
-      'createKeyManager, no keyStore',
-      () => createKeyManager({} as never),
-      'createKeyManager: options.keyStore: expected a KeyStore',
-    ],
+    ['createKeyManager, no keyStore', () => createKeyManager({} as never), 'createKeyManager: options.keyStore: expected a KeyStore'],
     [
       'createIdTokenVerifier, a plain-HTTP key set',
       () => createIdTokenVerifier({ ...provider, jwksUrl: 'http://issuer.example/jwks' }),

@@ -23,13 +23,16 @@ function describeIssue(issue: $ZodIssue): string {
     case 'invalid_type':
       return `expected ${expected(issue.expected)}`;
     case 'invalid_union': {
-      const types = issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? expected(i.expected) : describeIssue(i))));
+      const types = issue.errors.flatMap((branch) =>
+        branch.map((i) => (i.code === 'invalid_type' ? expected(i.expected) : describeIssue(i))),
+      );
       return `expected ${[...new Set(types)].join(' or ')}`;
     }
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
       if (issue.origin === 'array') return `must hold at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       return `must be at least ${issue.minimum}`;
     case 'too_big':
@@ -51,12 +54,7 @@ function pathOf(root: string, issue: $ZodIssue): string {
  * factory and the option, e.g. `createAuthenticator: options.keyStore: expected a KeyStore`, never
  * zod's raw JSON. Unknown options are refused by the schemas (strict objects).
  */
-export function parseOptions<S extends $ZodType>(
-  schema: S,
-  value: unknown,
-  where: string,
-  root = 'options',
-): output<S> {
+export function parseOptions<S extends $ZodType>(schema: S, value: unknown, where: string, root = 'options'): output<S> {
   const result = safeParse(schema, value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => `${pathOf(root, issue)}: ${describeIssue(issue)}`);

@@ -12,7 +12,12 @@ export interface JwsTestVectorFile {
     readonly keyJwk?: Readonly<Record<string, string>>;
     /** ECDSA files give the point as hex (`wx`, `wy`, big-endian, possibly with a leading zero byte). */
     readonly publicKey?: { readonly curve?: string; readonly wx?: string; readonly wy?: string };
-    readonly tests: ReadonlyArray<{ readonly tcId: number; readonly msg: string; readonly sig: string; readonly result: 'valid' | 'invalid' | 'acceptable' }>;
+    readonly tests: ReadonlyArray<{
+      readonly tcId: number;
+      readonly msg: string;
+      readonly sig: string;
+      readonly result: 'valid' | 'invalid' | 'acceptable';
+    }>;
   }>;
 }
 

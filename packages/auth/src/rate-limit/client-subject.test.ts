@@ -9,8 +9,8 @@ describe('clientSubjectOf', () => {
   });
 
   it('groups every address of one /64 into one subject, and tells two /64s apart', () => {
-    const subjects = ['2001:db8:1:2::1', '2001:DB8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2:0:0:0:0', '2001:0db8:0001:0002::a%eth0'].map((ip) =>
-      clientSubjectOf(ip),
+    const subjects = ['2001:db8:1:2::1', '2001:DB8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2:0:0:0:0', '2001:0db8:0001:0002::a%eth0'].map(
+      (ip) => clientSubjectOf(ip),
     );
     expect(new Set(subjects)).toEqual(new Set(['2001:db8:1:2:0:0:0:0/64']));
     expect(clientSubjectOf('2001:db8:1:3::1')).not.toBe(subjects[0]);

@@ -159,7 +159,13 @@ export class RemoteKeyList<K> {
       this.#failedAt = undefined;
       this.#lastError = undefined;
       if (startedAt >= 0) {
-        channel!.publish({ url: url.href, outcome: 'fetched', keyCount: keys.size, durationMs: performance.now() - startedAt, error: null });
+        channel!.publish({
+          url: url.href,
+          outcome: 'fetched',
+          keyCount: keys.size,
+          durationMs: performance.now() - startedAt,
+          error: null,
+        });
       }
     } catch (error) {
       this.#failedAt = clock();

@@ -29,7 +29,11 @@ const BODY = JSON.stringify([
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** What `promise` rejected with; `undefined` if it resolved (which every caller's next check refuses). */
-const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 /** A 401 that says nothing of the body. */
 async function expectRefused(promise: Promise<unknown>): Promise<void> {
@@ -72,7 +76,10 @@ describe('createGitHubSecretScanning: signatures', () => {
     ['no signature', (h) => ({ 'Github-Public-Key-Identifier': h['Github-Public-Key-Identifier']! })],
     ['a truncated signature', (h) => ({ ...h, 'Github-Public-Key-Signature': h['Github-Public-Key-Signature']!.slice(0, 40) })],
     ['a signature that is not base64', (h) => ({ ...h, 'Github-Public-Key-Signature': '%%%not-base64%%%' })],
-    ['base64 that is not a DER signature', (h) => ({ ...h, 'Github-Public-Key-Signature': Buffer.from('garbage bytes here').toString('base64') })],
+    [
+      'base64 that is not a DER signature',
+      (h) => ({ ...h, 'Github-Public-Key-Signature': Buffer.from('garbage bytes here').toString('base64') }),
+    ],
     ['an oversized signature', (h) => ({ ...h, 'Github-Public-Key-Signature': 'A'.repeat(4096) })],
     ['an identifier with spaces', (h) => ({ ...h, 'Github-Public-Key-Identifier': 'a b' })],
   ])('refuses %s with a 401, before fetching any key', async (_what, headersOf) => {
@@ -157,7 +164,7 @@ describe('createGitHubSecretScanning: the key list', () => {
     expect(github.fetchCount).toBe(3);
   });
 
-  it('answers 503, not 401, for an unknown identifier that joined another unknown identifier\'s refetch', async () => {
+  it("answers 503, not 401, for an unknown identifier that joined another unknown identifier's refetch", async () => {
     const scanning = scanningFor({ unknownKeyCooldownMs: 60 * SECOND });
     await scanning.warmUp();
     const junk = scanning.verify(bytes(BODY), new Headers(github.signedHeaders(BODY, { key: github.newKey({ publish: false }) })));
@@ -259,7 +266,14 @@ describe('createGitHubSecretScanning: the alert body', () => {
 
   it('takes an empty list, extra fields, and a missing or null url and source', async () => {
     expect(await verified('[]')).toEqual([]);
-    expect(await verified(JSON.stringify([{ token: 'x', type: 't', url: null, extra: 1 }, { token: 'y', type: 't' }]))).toEqual([
+    expect(
+      await verified(
+        JSON.stringify([
+          { token: 'x', type: 't', url: null, extra: 1 },
+          { token: 'y', type: 't' },
+        ]),
+      ),
+    ).toEqual([
       { token: 'x', type: 't', url: null, source: null },
       { token: 'y', type: 't', url: null, source: null },
     ]);

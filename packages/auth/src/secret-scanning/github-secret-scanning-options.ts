@@ -45,10 +45,12 @@ const DAY = 24 * 3_600_000;
 
 const schema = /* @__PURE__ */ lazySchema(() => {
   const fn = <T>() => z.optional(z.custom<T>((v) => typeof v === 'function', { error: 'expected a function' }));
-  const duration = (min: number, max: number, fallback: number) =>
-    z._default(z.int().check(z.minimum(min), z.maximum(max)), fallback);
+  const duration = (min: number, max: number, fallback: number) => z._default(z.int().check(z.minimum(min), z.maximum(max)), fallback);
   return z.strictObject({
-    keysUrl: z._default(z.string().check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE })), GITHUB_SECRET_SCANNING_KEYS_URL),
+    keysUrl: z._default(
+      z.string().check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE })),
+      GITHUB_SECRET_SCANNING_KEYS_URL,
+    ),
     fetch: fn<typeof fetch>(),
     clock: fn<Clock>(),
     fetchTimeoutMs: duration(1, 60_000, 5_000),

@@ -18,8 +18,6 @@ const SCANNING: KeyEventContext = {
   url: 'https://github.com/octo/repo/blob/main/.env',
 };
 
-
-
 /** Every event of the account, newest first, page after page. */
 async function allEvents(store: KeyStore, accountId: string, limit = 100): Promise<KeyEvent[]> {
   const events: KeyEvent[] = [];
@@ -58,7 +56,18 @@ export function describeKeyEventConformance(
       await h.store.create(plain, context);
       assert.equal(await h.store.createWithinLimit(limited, 10, { ...context, ip: null, userAgent: null }), true);
       assert.deepStrictEqual(await allEvents(h.store, accountId), [
-        { type: 'minted', keyId: limited.id, prefix: limited.prefix, name: null, at: limited.createdAt, source: 'api', actor: 'user_1', ip: null, userAgent: null, url: null },
+        {
+          type: 'minted',
+          keyId: limited.id,
+          prefix: limited.prefix,
+          name: null,
+          at: limited.createdAt,
+          source: 'api',
+          actor: 'user_1',
+          ip: null,
+          userAgent: null,
+          url: null,
+        },
         { type: 'minted', keyId: plain.id, prefix: plain.prefix, name: 'plain', at: plain.createdAt, ...context },
       ]);
     });
@@ -95,7 +104,10 @@ export function describeKeyEventConformance(
       assert.equal(await h.store.revoke(accountId, key.id, { at, event: context }), false);
       const [revoked, ...rest] = await allEvents(h.store, accountId);
       assert.deepStrictEqual(revoked, { type: 'revoked', keyId: key.id, prefix: key.prefix, name: key.name, at, ...context });
-      assert.deepStrictEqual(rest.map((e) => e.type), ['minted']);
+      assert.deepStrictEqual(
+        rest.map((e) => e.type),
+        ['minted'],
+      );
       assert.deepStrictEqual(await allEvents(h.store, 'acct_not_the_owner'), []);
     });
 
@@ -111,7 +123,10 @@ export function describeKeyEventConformance(
       h.store.recordUse(key.id, new Date('2026-05-01T12:00:00Z'));
       await h.flushUses?.();
       const events = await allEvents(h.store, key.accountId);
-      assert.deepStrictEqual(events.map((e) => e.type), ['first_used', 'minted']);
+      assert.deepStrictEqual(
+        events.map((e) => e.type),
+        ['first_used', 'minted'],
+      );
       assert.deepStrictEqual(events[0], {
         type: 'first_used',
         keyId: key.id,
@@ -152,8 +167,14 @@ export function describeKeyEventConformance(
       const accountId = freshAccount('paging');
       const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId }));
       for (const k of keys) await h.store.create(k, { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null });
-      await h.store.revoke(accountId, keys[1]!.id, { at: new Date(), event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null } });
-      await h.store.revoke(accountId, keys[3]!.id, { at: new Date(), event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null } });
+      await h.store.revoke(accountId, keys[1]!.id, {
+        at: new Date(),
+        event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null },
+      });
+      await h.store.revoke(accountId, keys[3]!.id, {
+        at: new Date(),
+        event: { source: 'api', actor: 'user_p', ip: null, userAgent: null, url: null },
+      });
       const expected = [
         { type: 'revoked', keyId: keys[3]!.id },
         { type: 'revoked', keyId: keys[1]!.id },
@@ -161,7 +182,10 @@ export function describeKeyEventConformance(
       ];
       const whole = await h.store.listEvents(accountId, { limit: 100 });
       assert.equal(whole.next, null);
-      assert.deepStrictEqual(whole.events.map(({ type, keyId }) => ({ type, keyId })), expected);
+      assert.deepStrictEqual(
+        whole.events.map(({ type, keyId }) => ({ type, keyId })),
+        expected,
+      );
 
       const pages: KeyEventPage[] = [await h.store.listEvents(accountId, { limit: 3 })];
       while (pages.at(-1)!.next !== null) {
@@ -169,8 +193,14 @@ export function describeKeyEventConformance(
         assert.equal(typeof next, 'string');
         pages.push(await h.store.listEvents(accountId, { limit: 3, cursor: next }));
       }
-      assert.deepStrictEqual(pages.map((p) => p.events.length), [3, 3, 1]);
-      assert.deepStrictEqual(pages.flatMap((p) => p.events.map(({ type, keyId }) => ({ type, keyId }))), expected);
+      assert.deepStrictEqual(
+        pages.map((p) => p.events.length),
+        [3, 3, 1],
+      );
+      assert.deepStrictEqual(
+        pages.flatMap((p) => p.events.map(({ type, keyId }) => ({ type, keyId }))),
+        expected,
+      );
 
       // A full last page: no cursor to an empty page.
       const exact = await h.store.listEvents(accountId, { limit: 7 });
@@ -228,7 +258,10 @@ export function describeKeyEventConformance(
         await h.store.create(key);
         await h.store.revoke(key.accountId, key.id, { at: new Date() });
         const reopened = await h.reopen();
-        assert.deepStrictEqual((await allEvents(reopened, key.accountId)).map((e) => e.type), ['revoked', 'minted']);
+        assert.deepStrictEqual(
+          (await allEvents(reopened, key.accountId)).map((e) => e.type),
+          ['revoked', 'minted'],
+        );
       });
     }
   });
@@ -273,9 +306,18 @@ export function describeKeyEventConformance(
       for (const k of keys) await h.store.create(k);
       const ids = keys.map((k) => k.id);
       const context: KeyEventContext = { source: 'revoke_by_value', actor: null, ip: '192.0.2.1', userAgent: null, url: null };
-      assert.deepStrictEqual((await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status), ['revoked', 'revoked']);
-      assert.deepStrictEqual((await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status), ['already_revoked', 'already_revoked']);
-      assert.deepStrictEqual((await allEvents(h.store, accountId)).map((e) => e.type), ['revoked', 'revoked', 'minted', 'minted']);
+      assert.deepStrictEqual(
+        (await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status),
+        ['revoked', 'revoked'],
+      );
+      assert.deepStrictEqual(
+        (await h.store.revokeMany(ids, { at: new Date(), event: context })).map((r) => r.status),
+        ['already_revoked', 'already_revoked'],
+      );
+      assert.deepStrictEqual(
+        (await allEvents(h.store, accountId)).map((e) => e.type),
+        ['revoked', 'revoked', 'minted', 'minted'],
+      );
     });
 
     it('answers an empty list with an empty list', async () => {

@@ -5,7 +5,13 @@ import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from '
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** The key's `'expired'` events, after up to `rounds` pauses for a write in the background to land (a bounded count of checks). */
-async function expiredEvents(store: KeyStore, accountId: string, keyId: string, rounds: number, until: (n: number) => boolean): Promise<KeyEvent[]> {
+async function expiredEvents(
+  store: KeyStore,
+  accountId: string,
+  keyId: string,
+  rounds: number,
+  until: (n: number) => boolean,
+): Promise<KeyEvent[]> {
   let events: KeyEvent[] = [];
   for (let i = 0; i < rounds; i++) {
     const page = await store.listEvents(accountId, { limit: 20 });
@@ -40,7 +46,13 @@ export function describeKeyExpiryConformance(
       assert.deepStrictEqual(await store.findActive(expiring.id), { id: expiring.id, accountId: 'acct_expiry_kept', expiresAt });
       assert.deepStrictEqual(await store.findActive(lasting.id), { id: lasting.id, accountId: 'acct_expiry_kept', expiresAt: null });
       const listed = await store.listByAccount('acct_expiry_kept');
-      assert.deepStrictEqual(listed.map((k) => [k.id, k.expiresAt]), [[expiring.id, expiresAt], [lasting.id, null]]);
+      assert.deepStrictEqual(
+        listed.map((k) => [k.id, k.expiresAt]),
+        [
+          [expiring.id, expiresAt],
+          [lasting.id, null],
+        ],
+      );
     });
 
     it('answers now() as a time in ms near the process clock', () => {

@@ -119,8 +119,13 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
 
     const bearer = (credential: string): Array<readonly [string, string]> => [['Authorization', `Bearer ${credential}`]];
     const token = (sub = 'acct_keys'): Array<readonly [string, string]> => bearer(idp.mintIdToken({ sub }));
-    const send = (method: string, path: string, headers: ReadonlyArray<readonly [string, string]> = [], body?: string, base = url): Promise<RawResponse> =>
-      sendRawRequest(base, method, path, headers, body);
+    const send = (
+      method: string,
+      path: string,
+      headers: ReadonlyArray<readonly [string, string]> = [],
+      body?: string,
+      base = url,
+    ): Promise<RawResponse> => sendRawRequest(base, method, path, headers, body);
     const json = <T>(res: RawResponse): T => JSON.parse(res.body.toString('utf8')) as T;
 
     async function mint(sub = 'acct_keys', name?: string, base = url): Promise<Minted> {
@@ -188,7 +193,12 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         const soon = new Date(Date.now() + 3 * 86_400_000);
         const later = new Date(Date.now() + 30 * 86_400_000);
         const mintExpiring = async (expiresAt: Date): Promise<Minted> => {
-          const res = await send('POST', '/keys', [...token('acct_warned'), ...JSON_TYPE], JSON.stringify({ expiresAt: expiresAt.toISOString() }));
+          const res = await send(
+            'POST',
+            '/keys',
+            [...token('acct_warned'), ...JSON_TYPE],
+            JSON.stringify({ expiresAt: expiresAt.toISOString() }),
+          );
           assert.equal(res.status, 201);
           return json<Minted>(res);
         };
@@ -220,7 +230,10 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         const list = json<{ keys: Array<{ id: string; expiresAt: string | null }> }>(await send('GET', '/keys', token('acct_expiring')));
         assert.deepStrictEqual(
           list.keys.map((k) => [k.id, k.expiresAt]).sort(),
-          [[body.id, expiresAt.toISOString()], [lasting.id, null]].sort(),
+          [
+            [body.id, expiresAt.toISOString()],
+            [lasting.id, null],
+          ].sort(),
         );
       });
 
@@ -265,7 +278,10 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         assert.equal(list.headers['cache-control'], 'no-store');
         const text = list.body.toString('utf8');
         assert.ok(!text.includes(one.apiKey) && !text.includes(two.apiKey), 'the listing must not carry a secret');
-        assert.deepStrictEqual(json<{ keys: Array<{ name: string }> }>(list).keys.map((k) => k.name), ['two', 'one']);
+        assert.deepStrictEqual(
+          json<{ keys: Array<{ name: string }> }>(list).keys.map((k) => k.name),
+          ['two', 'one'],
+        );
 
         const del = await send('DELETE', `/keys/${two.id}`, bearer(one.apiKey));
         assert.equal(del.status, 204);
@@ -273,14 +289,15 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         assert.deepStrictEqual(await snapshotOf(await send('GET', '/keys', bearer(two.apiKey))), UNIFORM_401);
       });
 
-      it('answers 404 JSON for a revoked key, another account\'s key and an unknown id; 400 JSON for an id that is not 64 lowercase hex', async () => {
+      it("answers 404 JSON for a revoked key, another account's key and an unknown id; 400 JSON for an id that is not 64 lowercase hex", async () => {
         const mine = await mint('acct_del');
         const revoked = await mint('acct_del');
         assert.equal((await send('DELETE', `/keys/${revoked.id}`, token('acct_del'))).status, 204);
         assertJsonError(await send('DELETE', `/keys/${revoked.id}`, token('acct_del')), 404, 'revoked');
-        assertJsonError(await send('DELETE', `/keys/${mine.id}`, token('acct_other')), 404, 'another account\'s');
+        assertJsonError(await send('DELETE', `/keys/${mine.id}`, token('acct_other')), 404, "another account's");
         assertJsonError(await send('DELETE', `/keys/${'a'.repeat(64)}`, token('acct_del')), 404, 'unknown');
-        for (const bad of ['abc', mine.id.toUpperCase(), '%E0%A4%A']) assertJsonError(await send('DELETE', `/keys/${bad}`, token('acct_del')), 400, bad);
+        for (const bad of ['abc', mine.id.toUpperCase(), '%E0%A4%A'])
+          assertJsonError(await send('DELETE', `/keys/${bad}`, token('acct_del')), 400, bad);
         assert.equal((await send('GET', '/keys', bearer(mine.apiKey))).status, 200);
       });
     });

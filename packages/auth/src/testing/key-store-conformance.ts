@@ -116,15 +116,21 @@ export function describeKeyStoreConformance(
       await h.store.create(newer);
       await h.store.create(other);
       const keys = await h.store.listByAccount('acct_list');
-      assert.deepStrictEqual(keys.map((k) => k.id), [newer.id, older.id]);
-      assert.deepStrictEqual({ ...keys[0] }, {
-        id: newer.id,
-        prefix: newer.prefix,
-        name: newer.name,
-        createdAt: newer.createdAt,
-        lastUsedAt: null,
-        expiresAt: null,
-      });
+      assert.deepStrictEqual(
+        keys.map((k) => k.id),
+        [newer.id, older.id],
+      );
+      assert.deepStrictEqual(
+        { ...keys[0] },
+        {
+          id: newer.id,
+          prefix: newer.prefix,
+          name: newer.name,
+          createdAt: newer.createdAt,
+          lastUsedAt: null,
+          expiresAt: null,
+        },
+      );
       assert.deepStrictEqual(await h.store.listByAccount('acct_nobody'), []);
     });
 
@@ -244,9 +250,7 @@ export function describeKeyStoreConformance(
           const peer = h.peer;
           if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
           const racers = Array.from({ length: 16 }, () => sampleKeyRecord({ accountId: 'acct_race_shared' }));
-          const results = await Promise.all(
-            racers.map((k, i) => (i % 2 === 0 ? h.store : peer).createWithinLimit(k, 3)),
-          );
+          const results = await Promise.all(racers.map((k, i) => (i % 2 === 0 ? h.store : peer).createWithinLimit(k, 3)));
           assert.equal(results.filter(Boolean).length, 3);
           assert.equal((await h.store.listByAccount('acct_race_shared')).length, 3);
         });
@@ -272,16 +276,16 @@ export function describeKeyStoreConformance(
     });
 
     if (capabilities.shared === true) {
-    it('sees a revoke made through a peer at once', async () => {
-      const peer = h.peer;
-      if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-      const key = sampleKeyRecord();
-      await h.store.create(key);
-      assert.notEqual(await peer.findActive(key.id), null);
-      assert.notEqual(await h.store.findActive(key.id), null);
-      assert.equal(await peer.revoke(key.accountId, key.id, { at: new Date() }), true);
-      assert.equal(await h.store.findActive(key.id), null);
-    });
+      it('sees a revoke made through a peer at once', async () => {
+        const peer = h.peer;
+        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
+        const key = sampleKeyRecord();
+        await h.store.create(key);
+        assert.notEqual(await peer.findActive(key.id), null);
+        assert.notEqual(await h.store.findActive(key.id), null);
+        assert.equal(await peer.revoke(key.accountId, key.id, { at: new Date() }), true);
+        assert.equal(await h.store.findActive(key.id), null);
+      });
     }
 
     describeKeyEventConformance(test, () => h, capabilities);
@@ -289,17 +293,17 @@ export function describeKeyStoreConformance(
     describeKeyExpiryConformance(test, () => h, capabilities);
 
     if (capabilities.persistent === true) {
-    it('keeps keys and revocations across a reopen', async () => {
-      if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
-      const kept = sampleKeyRecord();
-      const revoked = sampleKeyRecord();
-      await h.store.create(kept);
-      await h.store.create(revoked);
-      await h.store.revoke(revoked.accountId, revoked.id, { at: new Date() });
-      const reopened = await h.reopen();
-      assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId, expiresAt: null });
-      assert.equal(await reopened.findActive(revoked.id), null);
-    });
+      it('keeps keys and revocations across a reopen', async () => {
+        if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
+        const kept = sampleKeyRecord();
+        const revoked = sampleKeyRecord();
+        await h.store.create(kept);
+        await h.store.create(revoked);
+        await h.store.revoke(revoked.accountId, revoked.id, { at: new Date() });
+        const reopened = await h.reopen();
+        assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId, expiresAt: null });
+        assert.equal(await reopened.findActive(revoked.id), null);
+      });
     }
   });
 }

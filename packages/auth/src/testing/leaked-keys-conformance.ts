@@ -175,7 +175,13 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
 
     const revokeBody = (credentials: unknown[]): string => JSON.stringify({ credentials });
     const revokeRaw = (body: string, headers: ReadonlyArray<readonly [string, string]> = []): Promise<RawResponse> =>
-      sendRawRequest(url, 'POST', '/credentials/revoke', [['Content-Type', 'application/json'], ['User-Agent', USER_AGENT], ...headers], body);
+      sendRawRequest(
+        url,
+        'POST',
+        '/credentials/revoke',
+        [['Content-Type', 'application/json'], ['User-Agent', USER_AGENT], ...headers],
+        body,
+      );
     const alert = (body: string, headers: Record<string, string>, base = url): Promise<Response> =>
       fetch(`${base}/secret-scanning/github`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body });
     const alertBody = (matches: Array<{ token: string; url?: string }>): string =>
@@ -187,7 +193,10 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         assert.equal(res.status, 202);
         assert.equal(res.headers['cache-control'], 'no-store');
         await revocationsDone();
-        assert.deepStrictEqual(await snapshotOf(await fetch(`${url}/keys`, { headers: { authorization: `Bearer ${live.apiKey}` } })), UNIFORM_401);
+        assert.deepStrictEqual(
+          await snapshotOf(await fetch(`${url}/keys`, { headers: { authorization: `Bearer ${live.apiKey}` } })),
+          UNIFORM_401,
+        );
         const [revoked] = await eventsOf();
         assert.deepStrictEqual(
           { type: revoked?.type, keyId: revoked?.keyId, source: revoked?.source, actor: revoked?.actor, userAgent: revoked?.userAgent },
@@ -205,7 +214,11 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
           ['entries that are not keys', revokeBody(['hp_short', 42, null, { a: 1 }, 'x'.repeat(300)]), []],
           ['a mix', revokeBody([UNKNOWN_KEY, 'nope', other.apiKey]), []],
           ['a bad Authorization header', revokeBody([UNKNOWN_KEY]), [['Authorization', 'Bearer hp_bad']]],
-          ['another account\'s API key as Authorization', revokeBody([UNKNOWN_KEY]), [['Authorization', `Bearer ${(await mint(url, 'acct_third')).apiKey}`]]],
+          [
+            "another account's API key as Authorization",
+            revokeBody([UNKNOWN_KEY]),
+            [['Authorization', `Bearer ${(await mint(url, 'acct_third')).apiKey}`]],
+          ],
         ];
         for (const [what, body, headers] of cases) {
           assert.equal(wireSnapshotOf(await revokeRaw(body, headers)), reference, what);
@@ -288,7 +301,10 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         await revocationsDone(after);
         assert.equal(await authenticates(key.apiKey, after), false);
         const [revoked] = await eventsOf(owner, after);
-        assert.deepStrictEqual([revoked?.type, revoked?.keyId, revoked?.source, revoked?.ip], ['revoked', key.id, 'revoke_by_value', '203.0.113.9']);
+        assert.deepStrictEqual(
+          [revoked?.type, revoked?.keyId, revoked?.source, revoked?.ip],
+          ['revoked', key.id, 'revoke_by_value', '203.0.113.9'],
+        );
       });
     });
 
@@ -311,18 +327,32 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         );
         // Sent again (GitHub retries): still ours, a true positive.
         const again = await alert(body, github.signedHeaders(body));
-        assert.deepStrictEqual(((await again.json()) as Array<{ label: string }>).map((f) => f.label), ['true_positive', 'false_positive', 'false_positive']);
+        assert.deepStrictEqual(
+          ((await again.json()) as Array<{ label: string }>).map((f) => f.label),
+          ['true_positive', 'false_positive', 'false_positive'],
+        );
       });
 
       const forged: Array<readonly [string, (body: string) => { body: string; headers: Record<string, string> }, number]> = [
         ['an unsigned alert', (body) => ({ body, headers: {} }), 401],
-        ['an alert signed by a key GitHub does not publish', (body) => ({ body, headers: github.signedHeaders(body, { key: github.newKey({ publish: false }) }) }), 401],
         [
-          'an alert signed by another key under GitHub\'s identifier',
-          (body) => ({ body, headers: github.signedHeaders(body, { key: github.newKey({ publish: false }), keyIdentifier: github.currentKey.keyIdentifier }) }),
+          'an alert signed by a key GitHub does not publish',
+          (body) => ({ body, headers: github.signedHeaders(body, { key: github.newKey({ publish: false }) }) }),
           401,
         ],
-        ['an alert changed by one byte after signing', (body) => ({ body: body.replace('"content"', '"contenT"'), headers: github.signedHeaders(body) }), 401],
+        [
+          "an alert signed by another key under GitHub's identifier",
+          (body) => ({
+            body,
+            headers: github.signedHeaders(body, { key: github.newKey({ publish: false }), keyIdentifier: github.currentKey.keyIdentifier }),
+          }),
+          401,
+        ],
+        [
+          'an alert changed by one byte after signing',
+          (body) => ({ body: body.replace('"content"', '"contenT"'), headers: github.signedHeaders(body) }),
+          401,
+        ],
         [
           'a truncated signature',
           (body) => {
@@ -331,9 +361,21 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
           },
           401,
         ],
-        ['a garbage signature', (body) => ({ body, headers: { ...github.signedHeaders(body), 'Github-Public-Key-Signature': 'bm90IGEgc2lnbmF0dXJl' } }), 401],
-        ['a signed body that is not JSON', () => ({ body: `[{"token":"${live.apiKey}"`, headers: github.signedHeaders(`[{"token":"${live.apiKey}"`) }), 400],
-        ['a signed body of another shape', () => ({ body: `{"token":"${live.apiKey}"}`, headers: github.signedHeaders(`{"token":"${live.apiKey}"}`) }), 400],
+        [
+          'a garbage signature',
+          (body) => ({ body, headers: { ...github.signedHeaders(body), 'Github-Public-Key-Signature': 'bm90IGEgc2lnbmF0dXJl' } }),
+          401,
+        ],
+        [
+          'a signed body that is not JSON',
+          () => ({ body: `[{"token":"${live.apiKey}"`, headers: github.signedHeaders(`[{"token":"${live.apiKey}"`) }),
+          400,
+        ],
+        [
+          'a signed body of another shape',
+          () => ({ body: `{"token":"${live.apiKey}"}`, headers: github.signedHeaders(`{"token":"${live.apiKey}"}`) }),
+          400,
+        ],
       ];
       for (const [what, make, status] of forged) {
         it(`refuses ${what} with a ${status} {error} and revokes nothing`, async () => {
@@ -349,7 +391,13 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         const body = alertBody([{ token: live.apiKey }, { token: UNKNOWN_KEY }]);
         const headers = github.signedHeaders(body);
         const send = async (): Promise<string> => {
-          const res = await sendRawRequest(url, 'POST', '/secret-scanning/github', [['Content-Type', 'application/json'], ...Object.entries(headers)], body);
+          const res = await sendRawRequest(
+            url,
+            'POST',
+            '/secret-scanning/github',
+            [['Content-Type', 'application/json'], ...Object.entries(headers)],
+            body,
+          );
           return wireSnapshotOf(res);
         };
         const first = await send();
@@ -363,7 +411,9 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
 
       it('never refuses a genuine alert signed by a newly published key after junk alerts used up the refetch: 503 with Retry-After, then revoked', async () => {
         let now = Date.UTC(2026, 5, 1);
-        const base = await start({ githubSecretScanning: createGitHubSecretScanning({ keysUrl: github.keysUrl, clock: () => now, unknownKeyCooldownMs: 60_000 }) });
+        const base = await start({
+          githubSecretScanning: createGitHubSecretScanning({ keysUrl: github.keysUrl, clock: () => now, unknownKeyCooldownMs: 60_000 }),
+        });
         const key = await mint(base, owner);
         const body = alertBody([{ token: key.apiKey }]);
         for (let i = 0; i < 10; i++) {
@@ -383,13 +433,22 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         now += retryAfter * 1000; // GitHub sends it again once Retry-After has passed
         const retried = await alert(body, github.signedHeaders(body, { key: published }), base);
         assert.equal(retried.status, 200);
-        assert.deepStrictEqual(((await retried.json()) as Array<{ label: string }>).map((f) => f.label), ['true_positive']);
+        assert.deepStrictEqual(
+          ((await retried.json()) as Array<{ label: string }>).map((f) => f.label),
+          ['true_positive'],
+        );
         assert.equal(await authenticates(key.apiKey, base), false);
       });
 
       it('refuses a body over the size limit with a 413 and revokes nothing', async () => {
         const body = alertBody([{ token: live.apiKey, url: `https://github.com/${'x'.repeat(1024 * 1024)}` }]);
-        const res = await sendRawRequest(url, 'POST', '/secret-scanning/github', [['Content-Type', 'application/json'], ...Object.entries(github.signedHeaders(body))], body);
+        const res = await sendRawRequest(
+          url,
+          'POST',
+          '/secret-scanning/github',
+          [['Content-Type', 'application/json'], ...Object.entries(github.signedHeaders(body))],
+          body,
+        );
         assert.equal(res.status, 413);
         assertJsonError(res.status, res.body.toString('utf8'), live.apiKey, 'oversized');
         assert.equal(await authenticates(live.apiKey), true);
@@ -425,7 +484,7 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
     });
 
     describe('GET /keys/events', () => {
-      it('lists the account\'s events newest first, with an ID token or an API key (its first use an event too), page by page', async () => {
+      it("lists the account's events newest first, with an ID token or an API key (its first use an event too), page by page", async () => {
         const second = await mint(url, owner);
         await fetch(`${url}/keys/${second.id}`, { method: 'DELETE', headers: { ...token(), 'user-agent': USER_AGENT } });
         await mint(url, 'acct_not_mine');
@@ -438,7 +497,14 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
           return page.events;
         };
         const byToken = await list(token());
-        assert.deepStrictEqual(byToken.map((e) => [e.type, e.keyId]), [['revoked', second.id], ['minted', second.id], ['minted', live.id]]);
+        assert.deepStrictEqual(
+          byToken.map((e) => [e.type, e.keyId]),
+          [
+            ['revoked', second.id],
+            ['minted', second.id],
+            ['minted', live.id],
+          ],
+        );
         const minted = byToken[1]!;
         assert.deepStrictEqual([minted.source, minted.actor, minted.userAgent], ['api', owner, USER_AGENT]);
         assert.match(String(minted.ip), /127\.0\.0\.1$/);
@@ -448,17 +514,28 @@ export function describeLeakedKeysRoutes(test: LeakedKeysTestApi, name: string, 
         // The API key's first use, this very request, is recorded with what the request showed.
         const byKey = await list({ authorization: `Bearer ${live.apiKey}` });
         assert.deepStrictEqual(byKey.slice(1), byToken);
-        assert.deepStrictEqual([byKey[0]!.type, byKey[0]!.keyId, byKey[0]!.actor, byKey[0]!.userAgent], ['first_used', live.id, live.id, USER_AGENT]);
+        assert.deepStrictEqual(
+          [byKey[0]!.type, byKey[0]!.keyId, byKey[0]!.actor, byKey[0]!.userAgent],
+          ['first_used', live.id, live.id, USER_AGENT],
+        );
         assert.match(String(byKey[0]!.ip), /127\.0\.0\.1$/);
 
-        const first = (await (await fetch(`${url}/keys/events?limit=3`, { headers: token() })).json()) as { events: KeyEventJson[]; next: string };
+        const first = (await (await fetch(`${url}/keys/events?limit=3`, { headers: token() })).json()) as {
+          events: KeyEventJson[];
+          next: string;
+        };
         assert.equal(first.events.length, 3);
         assert.equal(typeof first.next, 'string');
-        const rest = (await (await fetch(`${url}/keys/events?limit=3&cursor=${encodeURIComponent(first.next)}`, { headers: token() })).json()) as {
+        const rest = (await (
+          await fetch(`${url}/keys/events?limit=3&cursor=${encodeURIComponent(first.next)}`, { headers: token() })
+        ).json()) as {
           events: KeyEventJson[];
           next: string | null;
         };
-        assert.deepStrictEqual(rest.events.map((e) => [e.type, e.keyId]), [['minted', live.id]]);
+        assert.deepStrictEqual(
+          rest.events.map((e) => [e.type, e.keyId]),
+          [['minted', live.id]],
+        );
         assert.equal(rest.next, null);
       });
 

@@ -260,9 +260,7 @@ export class LocalIdentityProvider {
    * const { kid } = await idp.rotateKeys({ keepPrevious: false });
    * ```
    */
-  async rotateKeys(
-    options: { readonly keepPrevious?: boolean; readonly kid?: string } = {},
-  ): Promise<LocalSigningKey> {
+  async rotateKeys(options: { readonly keepPrevious?: boolean; readonly kid?: string } = {}): Promise<LocalSigningKey> {
     const key = await newSigningKey(++this.#serial, options.kid);
     const kept = options.keepPrevious === false ? [] : this.#keys.filter((k) => k.kid !== key.kid);
     this.#keys = [...kept, key];
@@ -296,8 +294,6 @@ export class LocalIdentityProvider {
  * const idp = await createLocalIdentityProvider();
  * ```
  */
-export function createLocalIdentityProvider(
-  options?: LocalIdentityProviderOptions,
-): Promise<LocalIdentityProvider> {
+export function createLocalIdentityProvider(options?: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> {
   return LocalIdentityProvider.start(options);
 }

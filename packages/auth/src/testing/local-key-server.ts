@@ -53,9 +53,7 @@ export class LocalKeyServer {
           res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
           return;
         default:
-          res
-            .writeHead(200, { 'content-type': 'application/json', ...options.headers?.() })
-            .end(JSON.stringify(options.document()));
+          res.writeHead(200, { 'content-type': 'application/json', ...options.headers?.() }).end(JSON.stringify(options.document()));
       }
     });
   }

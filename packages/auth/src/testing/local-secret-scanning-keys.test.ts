@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => github.close());
 
 describe('LocalSecretScanningKeys', () => {
-  it('serves its keys in the shape of GitHub\'s list, the newest one current', async () => {
+  it("serves its keys in the shape of GitHub's list, the newest one current", async () => {
     const first = github.currentKey;
     const second = github.newKey();
     const hidden = github.newKey({ publish: false });

@@ -38,7 +38,11 @@ export function describePendingRevocationConformance(
       const [a, b, c] = [generateApiKey().id, generateApiKey().id, generateApiKey().id];
       const at = new Date('2026-04-01T10:00:00.123Z');
       await store.recordRevocationRequest({ keyIds: [a, b, a], at, event: BY_VALUE });
-      await store.recordRevocationRequest({ keyIds: [c], at: new Date(at.getTime() + 1000), event: { ...BY_VALUE, ip: null, userAgent: null } });
+      await store.recordRevocationRequest({
+        keyIds: [c],
+        at: new Date(at.getTime() + 1000),
+        event: { ...BY_VALUE, ip: null, userAgent: null },
+      });
       const pending = await pendingWith(store, [a, c]);
       assert.deepStrictEqual(
         pending.map(({ keyIds, at: when, event }) => ({ keyIds, at: when, event })),
@@ -52,7 +56,10 @@ export function describePendingRevocationConformance(
       assert.equal((await store.pendingRevocationRequests({ limit: 1 })).length, 1);
 
       await store.completeRevocationRequest({ id: pending[0]!.id });
-      assert.deepStrictEqual((await pendingWith(store, [a, c])).map((r) => r.keyIds), [[c]]);
+      assert.deepStrictEqual(
+        (await pendingWith(store, [a, c])).map((r) => r.keyIds),
+        [[c]],
+      );
       await store.completeRevocationRequest({ id: pending[0]!.id }); // again: nothing happens
       await store.completeRevocationRequest({ id: pending[1]!.id });
       assert.deepStrictEqual(await pendingWith(store, [a, c]), []);
@@ -78,7 +85,9 @@ export function describePendingRevocationConformance(
         const [pending] = await pendingWith(reopened, [key.id]);
         assert.ok(pending !== undefined, 'the pending request must survive the reopen');
         assert.deepStrictEqual(pending.keyIds, [key.id]);
-        assert.deepStrictEqual(await reopened.revokeMany(pending.keyIds, { at: pending.at, event: pending.event }), [{ id: key.id, status: 'revoked' }]);
+        assert.deepStrictEqual(await reopened.revokeMany(pending.keyIds, { at: pending.at, event: pending.event }), [
+          { id: key.id, status: 'revoked' },
+        ]);
         await reopened.completeRevocationRequest({ id: pending.id });
         assert.equal(await reopened.findActive(key.id), null);
         assert.deepStrictEqual(await pendingWith(reopened, [key.id]), []);

@@ -29,4 +29,3 @@ export function sampleKeyRecord(overrides: Partial<NewKeyRecord> = {}): NewKeyRe
     ...overrides,
   };
 }
-

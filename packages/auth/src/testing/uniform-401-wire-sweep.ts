@@ -73,7 +73,11 @@ export async function uniform401WireSweep(input: Uniform401WireSweepInput): Prom
   const live = await mint();
 
   const answers: Array<readonly [string, string]> = [];
-  const record = async (what: string, [method, path, body]: WireRoute, headers: ReadonlyArray<readonly [string, string]>): Promise<void> => {
+  const record = async (
+    what: string,
+    [method, path, body]: WireRoute,
+    headers: ReadonlyArray<readonly [string, string]>,
+  ): Promise<void> => {
     answers.push([`${what} on ${method} ${path}`, wireSnapshotOf(await sendRawRequest(url, method, path, headers, body))]);
   };
   const cases = authFailureCases({ idp, revokedApiKey: revoked.apiKey });
@@ -81,7 +85,11 @@ export async function uniform401WireSweep(input: Uniform401WireSweepInput): Prom
     for (const { cause, headers } of cases) await record(cause, route, headers);
   }
   const apiKey: ReadonlyArray<readonly [string, string]> = [['Authorization', `Bearer ${live.apiKey}`]];
-  for (const route of [['POST', '/keys', '{"name":"x"}'], ['POST', '/keys', 'not json'], ...(input.idTokenOnlyRoutes ?? [])] as WireRoute[]) {
+  for (const route of [
+    ['POST', '/keys', '{"name":"x"}'],
+    ['POST', '/keys', 'not json'],
+    ...(input.idTokenOnlyRoutes ?? []),
+  ] as WireRoute[]) {
     await record('wrong credential type', route, apiKey);
   }
   if (input.optionalRoute !== undefined) await record('unknown', input.optionalRoute, [['Authorization', 'Bearer hp_nope']]);

@@ -63,7 +63,9 @@ function bin(args: readonly string[], databaseUrl?: string): Promise<Run> {
 
 async function recordedVersions(database: FreshDatabase): Promise<number[]> {
   const pool = database.pool();
-  const { rows } = await pool.query<{ version: number }>(`select version from drops_schema_migrations where namespace = 'drops_auth_keys' order by version`);
+  const { rows } = await pool.query<{ version: number }>(
+    `select version from drops_schema_migrations where namespace = 'drops_auth_keys' order by version`,
+  );
   await pool.end();
   return rows.map((r) => r.version);
 }

@@ -31,7 +31,11 @@ class UsageError extends Error {}
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { 'database-url': { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { 'database-url': { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean' } },
+    });
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -66,7 +70,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 function printSql(rest: readonly string[], from: string | undefined, io: CliIo): number {
   if (rest.length !== 0) throw new UsageError('sql takes no arguments but --from');
-  if (from !== undefined && !/^[1-9][0-9]{0,8}$/.test(from)) throw new UsageError('--from must be a migration version (a positive integer)');
+  if (from !== undefined && !/^[1-9][0-9]{0,8}$/.test(from))
+    throw new UsageError('--from must be a migration version (a positive integer)');
   io.stdout.write(migrationsAsSql(SET, from === undefined ? 1 : Number(from)));
   return 0;
 }

@@ -84,7 +84,7 @@ describe('the lease-coherent key cache', () => {
     expect(counting.count('drops_auth_keys_find_active')).toBe(5);
   });
 
-  it('a key revoked on instance A is refused on instance B the moment A\'s revoke returns', async () => {
+  it("a key revoked on instance A is refused on instance B the moment A's revoke returns", async () => {
     const waits: RevocationWait[] = [];
     const [a, b, c] = await Promise.all([store({ onRevocationWait: (w) => waits.push(w) }), store(), store()]);
     for (let round = 0; round < 20; round++) {
@@ -115,7 +115,9 @@ describe('the lease-coherent key cache', () => {
     const key = sampleKeyRecord({ accountId: 'acct_sql' });
     await a.create(key);
     await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
-    const { rows } = await direct.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [key.id]);
+    const { rows } = await direct.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [
+      key.id,
+    ]);
     expect(rows[0]?.revoked).toBe(true);
     await eventually(async () => {
       const { rows: pending } = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]?.revision]);

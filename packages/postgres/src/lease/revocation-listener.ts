@@ -157,7 +157,9 @@ export class RevocationListener {
         const carrying = processed;
         sentAt = o.monotonicNow();
         wallSentAt = o.clock.wallNow();
-        const renewed = await session.query<{ database_ms: string | number }>(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], { timeoutMs });
+        const renewed = await session.query<{ database_ms: string | number }>(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], {
+          timeoutMs,
+        });
         check();
         if (renewed.rows.length !== 1) throw new SessionLost('the lease row is gone');
         o.clock.observe(Number(renewed.rows[0]!.database_ms), wallSentAt, o.clock.wallNow());

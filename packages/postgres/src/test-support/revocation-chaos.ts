@@ -217,7 +217,9 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     counts[outcome]++;
     const returned = revokeReturned.get(key.id);
     if (outcome === 'accepted' && returned !== undefined && started > returned) {
-      violations.push(`key ${key.id.slice(0, 8)} accepted by a request started ${(started - returned).toFixed(1)} ms after its revocation returned`);
+      violations.push(
+        `key ${key.id.slice(0, 8)} accepted by a request started ${(started - returned).toFixed(1)} ms after its revocation returned`,
+      );
     }
     const revoking = revokeStarted.get(key.id);
     if (outcome === 'refused' && (revoking === undefined || revoking > ended)) {
@@ -237,9 +239,13 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     const call =
       slot === 'operator'
         ? (async (): Promise<void> => {
-            const { rows } = await options.direct.query<{ revision: string | null }>('select revision from drops_auth_revoke_key($1)', [key.id]);
+            const { rows } = await options.direct.query<{ revision: string | null }>('select revision from drops_auth_revoke_key($1)', [
+              key.id,
+            ]);
             for (;;) {
-              const { rows: p } = await options.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]?.revision ?? 0]);
+              const { rows: p } = await options.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [
+                rows[0]?.revision ?? 0,
+              ]);
               if (p[0]?.n === 0) return;
               await sleep(10);
             }
@@ -292,7 +298,10 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   // each kind (in a seeded order), so even a short run has them all; then they are drawn at random.
   const busy = new Set<number>();
   const kinds = ['cut', 'stall', 'listen', 'kill'];
-  const firstFaults = kinds.map((k) => ({ k, r: random() })).sort((a, b) => a.r - b.r).map((x) => x.k);
+  const firstFaults = kinds
+    .map((k) => ({ k, r: random() }))
+    .sort((a, b) => a.r - b.r)
+    .map((x) => x.k);
   async function inject(index: number, action: string): Promise<void> {
     const slot = slots[index]!;
     if (action === 'cut') {
