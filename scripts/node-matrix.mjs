@@ -5,8 +5,9 @@
 //   projects for older framework majors), on every version vitest runs on: vitest 4 (vite 8) needs
 //   Node >= 20.19, so not on 20.12;
 // - the packed smoke suite (consumers/smoke/, plain node:test) on every version, 20.12 included:
-//   the four packages packed and installed with npm into scratch projects (Express 5, Koa 3, pg and
-//   PGlite; and the oldest Express 4 and Koa 2 the peer ranges admit), then ESM and CommonJS
+//   the seven packages packed and installed with npm into scratch projects (Express 5, Koa 3,
+//   Fastify 5, Hono 4, NestJS 11, pg and PGlite; and the oldest Express 4, Koa 2, Fastify 4 and
+//   NestJS 10 the peer ranges admit), then ESM and CommonJS
 //   imports, minting and authenticating, ID tokens against a local JWKS, the Express and Koa routes
 //   over HTTP, and the KeyStore conformance suite on PostgreSQL (127.0.0.1:5432) and PGlite.
 //

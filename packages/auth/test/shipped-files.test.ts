@@ -1,5 +1,5 @@
 /**
- * What the four published packages ship (their built dist/, README.md, LICENSE and package.json)
+ * What the published packages ship (their built dist/, README.md, LICENSE and package.json)
  * holds up on npm: a licence, where the code lives, links that work outside the repo, no
  * comment citing a file that does not ship, no unused entry, no source embedded in the maps.
  * Runs against dist/: `pnpm build` first (as `pnpm test` does).
