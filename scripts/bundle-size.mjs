@@ -12,7 +12,10 @@ export const BUNDLE_BUDGETS = [
   {
     name: 'authenticator path',
     imports: ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase'],
-    limitBytes: 60 * 1024,
+    // Issue 12 set 60 KB; OIDC discovery and untrusted-key checks (issue 22), key expiry (26) and
+    // the rate limit store seam (25) brought it to 60.3 KB: 62 KB, until discovery moves behind
+    // the `oidc()` preset (about 2 KB a Firebase-only app never runs).
+    limitBytes: 62 * 1024,
   },
   { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
 ];

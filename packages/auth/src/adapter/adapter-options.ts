@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Authenticator } from '../authenticator/create-authenticator.js';
 import type { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 
 /** The options every adapter's `dropsAuth()` takes. `R` is the framework's request (or context). */
 export interface AdapterOptions<R = unknown> {
@@ -35,7 +35,7 @@ const schema = /* @__PURE__ */ lazySchema(() =>
       ),
     ),
     onError: z.optional(
-      z.custom<(error: DropsAuthError, request: unknown) => void>((v) => typeof v === 'function', { error: 'expected a function' }),
+      functionOption<(error: DropsAuthError, request: unknown) => void>(),
     ),
   }),
 );

@@ -10,7 +10,7 @@ import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
 /**
@@ -81,15 +81,15 @@ function isKeyStore(value: unknown): value is KeyStore {
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
     keyStore: z.custom<KeyStore>(isKeyStore, {
-      error: 'expected a KeyStore (create, findActive, listByAccount, revoke, recordUse, now, recordExpired)',
+      error: `expected a KeyStore (${KEY_STORE_METHODS.join(', ')})`,
     }),
     idTokenVerifier: z.optional(
       z.custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
         error: 'expected an IdTokenVerifier (a verify(token) method)',
       }),
     ),
-    resolveAccount: z.optional(z.custom<ResolveAccount>((v) => typeof v === 'function', { error: 'expected a function' })),
-    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+    resolveAccount: z.optional(functionOption<ResolveAccount>()),
+    clock: z.optional(functionOption<Clock>()),
   }),
 );
 

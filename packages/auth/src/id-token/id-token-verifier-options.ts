@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
 import { JWS_ALGORITHMS, type JwsAlgorithm } from './jws-algorithms.js';
 import { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
@@ -83,7 +83,7 @@ const DAY = 24 * HOUR;
 const schema = /* @__PURE__ */ lazySchema(() => {
   const nonEmpty = z.string().check(z.minLength(1));
   const duration = (max: number) => z.int().check(z.minimum(0), z.maximum(max));
-  const fn = <T>() => z.optional(z.custom<T>((v) => typeof v === 'function', { error: 'expected a function' }));
+  const fn = <T>() => z.optional(functionOption<T>());
   return z.strictObject({
     issuer: nonEmpty,
     audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { RecentMap } from '../recent-map.js';
 import { requestInfoFrom, type RequestInfo } from './key-event.js';
 
@@ -36,7 +36,7 @@ export interface LastUsedBatcherOptions {
 }
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() => {
-  const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' });
+  const fn = functionOption<(...args: never[]) => unknown>();
   return z.strictObject({
     flush: fn,
     minIntervalMs: z._default(z.int().check(z.minimum(0)), 60_000),

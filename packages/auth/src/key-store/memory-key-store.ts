@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import {
   requestInfoFrom,
@@ -27,7 +27,7 @@ export interface MemoryKeyStoreOptions {
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
     minUseIntervalMs: z._default(z.number().check(z.minimum(0)), 60_000),
-    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+    clock: z.optional(functionOption<Clock>()),
   }),
 );
 

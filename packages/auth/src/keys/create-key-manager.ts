@@ -14,7 +14,7 @@ import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-k
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
 import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
 import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
@@ -136,8 +136,8 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     keyStore: z.custom<KeyStore>((v) => typeof (v as KeyStore | undefined)?.create === 'function', {
       error: 'expected a KeyStore',
     }),
-    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
-    random: z.optional(z.custom<RandomSource>((v) => typeof v === 'function', { error: 'expected a function' })),
+    clock: z.optional(functionOption<Clock>()),
+    random: z.optional(functionOption<RandomSource>()),
     maxKeysPerAccount: z.optional(z.int().check(z.positive())),
     mintRateLimit: z.optional(rateLimitOptionSchema()),
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),

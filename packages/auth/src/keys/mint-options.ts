@@ -26,6 +26,19 @@ export interface ParsedMintOptions {
   readonly expiresAt: Date | null;
 }
 
+/**
+ * An RFC 3339 date-time with a `Z` or numeric offset (section 5.6), seconds required, fraction
+ * optional: the shape only; {@link isCalendarDay} refuses a day the month does not have.
+ */
+const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const EXPIRES_AT_FORMAT = 'expiresAt must be an RFC 3339 date-time with an offset, e.g. 2026-12-31T23:59:59Z';
+/** Whether the `YYYY-MM-DD` an RFC 3339 date-time starts with is a real day (`Date` would roll `02-30` over to March). */
+function isCalendarDay(dateTime: string): boolean {
+  const year = Number(dateTime.slice(0, 4));
+  const month = Number(dateTime.slice(5, 7));
+  return Number(dateTime.slice(8, 10)) <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 const EXPECTED = 'expected {"name"?: string, "expiresAt"?: RFC 3339 date-time}';
 const NO_OPTIONS: ParsedMintOptions = Object.freeze({ name: null, expiresAt: null });
 
@@ -41,9 +54,7 @@ const mintOptionsSchema = /* @__PURE__ */ lazySchema(() =>
         z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'name must not contain control characters' }),
       ),
     ),
-    expiresAt: z.optional(
-      z.iso.datetime({ offset: true, error: 'expiresAt must be an RFC 3339 date-time with an offset, e.g. 2026-12-31T23:59:59Z' }),
-    ),
+    expiresAt: z.optional(z.string({ error: EXPIRES_AT_FORMAT })),
   }),
 );
 
@@ -69,8 +80,8 @@ export function parseMintOptions(body: unknown): ParsedMintOptions {
   }
   const { name, expiresAt } = parsed.data;
   const expiry = expiresAt === undefined ? null : new Date(expiresAt);
-  if (expiry !== null && Number.isNaN(expiry.getTime())) {
-    throw new InvalidRequestError('invalid key request: expiresAt is not a date');
+  if (expiry !== null && !(RFC3339_DATE_TIME.test(expiresAt!) && isCalendarDay(expiresAt!) && !Number.isNaN(expiry.getTime()))) {
+    throw new InvalidRequestError(`invalid key request: ${EXPIRES_AT_FORMAT}`);
   }
   return { name: name ?? null, expiresAt: expiry };
 }

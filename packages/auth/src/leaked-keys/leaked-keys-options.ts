@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { DEFAULT_IPV6_PREFIX_LENGTH } from '../rate-limit/client-subject.js';
 import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
 import { inProcessRateLimitStore, isRateLimitStore, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
@@ -86,7 +86,7 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     ipv6PrefixLength: z.optional(z.int().check(z.minimum(1), z.maximum(128))),
     revokeBodyLimit: bytes,
     secretScanningBodyLimit: bytes,
-    clock: z.optional(z.custom<Clock>((v) => typeof v === 'function', { error: 'expected a function' })),
+    clock: z.optional(functionOption<Clock>()),
   });
 });
 

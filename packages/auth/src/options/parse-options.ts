@@ -1,4 +1,4 @@
-import { safeParse } from 'zod/mini';
+import { custom, safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 
 /**
@@ -60,3 +60,10 @@ export function parseOptions<S extends $ZodType>(schema: S, value: unknown, wher
   const details = result.error.issues.map((issue) => `${pathOf(root, issue)}: ${describeIssue(issue)}`);
   throw new TypeError(`${where}: ${details.join('; ')}`);
 }
+
+/**
+ * The schema of an option that must be a function (`clock`, `fetch`, a hook): one definition for
+ * every factory, so the check and its message are the same everywhere (and bundled once).
+ * @internal
+ */
+export const functionOption = <T>() => custom<T>((v) => typeof v === 'function', { error: 'expected a function' });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../clock.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from '../id-token/is-loopback-url.js';
-import { lazySchema, parseOptions } from '../options/parse-options.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 
 /** Where GitHub publishes the keys it signs secret scanning alerts with. */
 export const GITHUB_SECRET_SCANNING_KEYS_URL = 'https://api.github.com/meta/public_keys/secret_scanning';
@@ -44,7 +44,7 @@ export interface ResolvedGitHubSecretScanningOptions {
 const DAY = 24 * 3_600_000;
 
 const schema = /* @__PURE__ */ lazySchema(() => {
-  const fn = <T>() => z.optional(z.custom<T>((v) => typeof v === 'function', { error: 'expected a function' }));
+  const fn = <T>() => z.optional(functionOption<T>());
   const duration = (min: number, max: number, fallback: number) => z._default(z.int().check(z.minimum(min), z.maximum(max)), fallback);
   return z.strictObject({
     keysUrl: z._default(
