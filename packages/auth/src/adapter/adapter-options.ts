@@ -34,9 +34,7 @@ const schema = /* @__PURE__ */ lazySchema(() =>
         { error: 'expected createKeyManager()' },
       ),
     ),
-    onError: z.optional(
-      functionOption<(error: DropsAuthError, request: unknown) => void>(),
-    ),
+    onError: z.optional(functionOption<(error: DropsAuthError, request: unknown) => void>()),
   }),
 );
 

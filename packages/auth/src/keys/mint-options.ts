@@ -30,7 +30,8 @@ export interface ParsedMintOptions {
  * An RFC 3339 date-time with a `Z` or numeric offset (section 5.6), seconds required, fraction
  * optional: the shape only; {@link isCalendarDay} refuses a day the month does not have.
  */
-const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const RFC3339_DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 const EXPIRES_AT_FORMAT = 'expiresAt must be an RFC 3339 date-time with an offset, e.g. 2026-12-31T23:59:59Z';
 /** Whether the `YYYY-MM-DD` an RFC 3339 date-time starts with is a real day (`Date` would roll `02-30` over to March). */
 function isCalendarDay(dateTime: string): boolean {
