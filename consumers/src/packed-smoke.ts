@@ -9,6 +9,7 @@ import { packPackages } from './pack-packages.js';
 import { runCommand } from './run-command.js';
 import type { DropsPackage } from './scenarios.js';
 import { npmInstall } from './scratch-project.js';
+import { scratchEnv } from './scratch-env.js';
 
 const SMOKE_DIR = fileURLToPath(new URL('../smoke/', import.meta.url));
 
@@ -146,7 +147,7 @@ export async function runPackedSmoke(node: string, project: PreparedSmokeProject
       `--test-reporter-destination=${tapFile}`,
       ...project.testFiles,
     ],
-    { cwd: project.dir, env: { ...process.env, NO_COLOR: '1' } },
+    { cwd: project.dir, env: scratchEnv({ NO_COLOR: '1' }) },
   );
   const tap = await readFile(tapFile, 'utf8');
   const count = (name: string): number => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? Number.NaN);

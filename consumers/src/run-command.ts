@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { scratchEnv } from './scratch-env.js';
 
 /** What a finished command left behind. */
 export interface CommandResult {
@@ -21,7 +22,7 @@ export function runCommand(
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? scratchEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

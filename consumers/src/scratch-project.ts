@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand, type CommandResult } from './run-command.js';
 import { isCliScenario, type CliScenario, type DropsPackage, type Scenario } from './scenarios.js';
+import { scratchEnv } from './scratch-env.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 /** The workspace's own TypeScript: the scratch apps do not install one. */
@@ -91,5 +92,5 @@ export function compile(project: ScratchProject, tsconfig = 'tsconfig.json'): Pr
  * ```
  */
 export function buildWithCli(project: ScratchProject, scenario: CliScenario, env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  return runCommand(process.execPath, [project.entry, ...scenario.build], { cwd: project.dir, env: { ...process.env, ...env } });
+  return runCommand(process.execPath, [project.entry, ...scenario.build], { cwd: project.dir, env: scratchEnv(env) });
 }

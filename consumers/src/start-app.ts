@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { scratchEnv } from './scratch-env.js';
 
 /** A scratch app's server, started by {@link startApp}. */
 export interface RunningApp {
@@ -63,7 +64,7 @@ function track(child: ChildProcess): { output: () => string; isRunning: () => bo
  * ```
  */
 export function startApp(nodeBinary: string, entry: string, cwd: string): Promise<RunningApp> {
-  const child = spawn(nodeBinary, [entry], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(nodeBinary, [entry], { cwd, env: scratchEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   const { output, isRunning, stop } = track(child);
 
   return new Promise((resolve, reject) => {
@@ -115,7 +116,7 @@ export interface CliServerOptions {
  * ```
  */
 export async function startCliServer(nodeBinary: string, args: readonly string[], options: CliServerOptions): Promise<RunningApp> {
-  const child = spawn(nodeBinary, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nodeBinary, args, { cwd: options.cwd, env: scratchEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   const { output, isRunning, stop, exited } = track(child);
   const failed = new Promise<never>((_resolve, reject) => {
     child.once('error', reject);
