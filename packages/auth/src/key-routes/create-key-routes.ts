@@ -52,6 +52,27 @@ function routeOf(path: string): { readonly rest: string; readonly roll: boolean 
   return parts.length === 2 && parts[0] !== '' && parts[0] !== 'events' && parts[1] === 'roll' ? { rest: parts[0]!, roll: true } : null;
 }
 
+/**
+ * Whether a request to the `/keys` routes needs an ID token: `POST /keys` (mint), `POST
+ * /keys/<id>/roll` (it mints) and `DELETE /keys` (revoke all). There an API key is the uniform 401,
+ * before a byte of the body is read. `path` is below the mount point, as
+ * {@link KeyRouteRequest.path}: for an adapter that must judge a request the core never sees (a
+ * body its framework's parser refused).
+ *
+ * @example
+ * ```ts
+ * isIdTokenOnlyKeyRoute('POST', `/${keyId}/roll`); // true
+ * isIdTokenOnlyKeyRoute('GET', '/'); // false
+ * ```
+ */
+export function isIdTokenOnlyKeyRoute(method: string, path: string): boolean {
+  const target = routeOf(path);
+  const m = method.toUpperCase();
+  if (target === null) return false;
+  if (target.roll) return m === 'POST';
+  return target.rest === '' && (m === 'POST' || m === 'DELETE');
+}
+
 function decodeId(rest: string): string {
   try {
     return decodeURIComponent(rest);
@@ -124,8 +145,6 @@ export function createKeyRoutes(
 
   async function root(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
     if (method === 'POST') {
-      // Refused before a byte of the body is read: a bad body must not answer 400 to an API key.
-      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
       const body = await request.readJson(bodyLimit);
       return jsonAnswer(201, await keys.mint(principal, mintOptionsFromBody(body), request.info()));
     }
@@ -136,8 +155,6 @@ export function createKeyRoutes(
 
   async function roll(method: string, principal: Principal, id: string, request: KeyRouteRequest): Promise<RouteAnswer> {
     if (method !== 'POST') throw new MethodNotAllowedError(['POST']);
-    // As for a mint: an API key is refused before a byte of the body is read.
-    if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
     const body = await request.readJson(bodyLimit);
     return jsonAnswer(201, await keys.roll(principal, id, body as RollOptions | undefined, request.info()));
   }
@@ -164,6 +181,10 @@ export function createKeyRoutes(
 
   async function route(principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
     const method = request.method.toUpperCase();
+    // Refused before a byte of the body is read: a bad body must not answer 400 to an API key.
+    if (principal.credential !== 'id_token' && isIdTokenOnlyKeyRoute(method, request.path)) {
+      throw new UnauthenticatedError('wrong_credential_type');
+    }
     const target = routeOf(request.path);
     if (target === null) throw new NotFoundError('not found');
     const { rest } = target;
