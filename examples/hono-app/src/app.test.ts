@@ -150,7 +150,7 @@ describe('the /keys routes', () => {
     }
     const token = bearer(idp.mintIdToken());
     const put = await fetch(`${base}/keys`, { method: 'PUT', headers: token });
-    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
     const deep = await fetch(`${base}/keys/a/b`, { headers: token });
     expect(deep.status).toBe(404);
     expect(await deep.json()).toEqual({ error: 'not found' });

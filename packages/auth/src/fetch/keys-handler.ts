@@ -61,6 +61,9 @@ function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysH
  *   account's key events newest first; `limit` 1 to 100 (default 50), else 400.
  * - `DELETE /keys/:id`: `204`; `404` when the account has no active key with that id; `400`
  *   when the id is not 64 lowercase hex.
+ * - `POST /keys/:id/roll` (ID token only): optional `{"graceSeconds": n}`; `201` the new key plus
+ *   `replaces`, the old key working until the grace ends; `404` as `DELETE`, `409` rolled before.
+ * - `DELETE /keys` (ID token only): `200 {"revoked": n}`, every active key of the account.
  *
  * Mints, revocations and a key's first use are key events carrying the client's address and
  * `User-Agent`: a `Request` has no address, so pass it as the handler's second argument, or say

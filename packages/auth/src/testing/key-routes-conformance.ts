@@ -29,8 +29,8 @@ export type KeyRoutesServer = LeakedKeysServer;
 /** How the adapter under test serves a {@link KeyRoutesApp}. */
 export interface KeyRoutesHarness {
   /**
-   * Serves, on loopback, the app's key routes at `/keys` (`POST`, `GET`, `GET /keys/events`,
-   * `DELETE /keys/:id`) with `app.authenticator`, `app.keys` and `app.keyRoutes`.
+   * Serves, on loopback, the app's key routes at `/keys` (`POST`, `GET`, `DELETE`, `GET /keys/events`,
+   * `DELETE /keys/:id`, `POST /keys/:id/roll`) with `app.authenticator`, `app.keys` and `app.keyRoutes`.
    */
   readonly serve: (app: KeyRoutesApp) => Promise<KeyRoutesServer>;
   /** The key store of each test's app. Default a fresh `MemoryKeyStore`. */
@@ -60,7 +60,8 @@ function assertJsonError(res: RawResponse, status: number, what: string): void {
  * `keysRouter` of `@drops/auth-express` and `@drops/auth-koa`), over real sockets: the uniform
  * 401 on the wire, byte for byte and header order included, for every cause on every key route (a
  * duplicated `Authorization` header and an API key on `POST /keys` included, whatever the body);
- * mint, list and revoke; the 404 and 405 rules (and that neither shows before authentication);
+ * mint, list and revoke; roll (201 shape, `replaces`, the old key working, a second roll 409, bad
+ * grace 400, an API key 401) and revoke all; the 404 and 405 rules (and that neither shows before authentication);
  * the body limit; malformed and compressed bodies; 409 over the key limit; 503 when the key store
  * is down. It starts a `LocalIdentityProvider`; assertions use `node:assert`.
  *
