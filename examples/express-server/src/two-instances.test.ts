@@ -73,7 +73,7 @@ describe('two instances on one PostgreSQL database', () => {
   it('50 keys minted on A each work on B at once, though B had just answered random keys (docs/revocation.md)', async () => {
     const { a, b } = instances();
     for (let i = 0; i < 50; i++) {
-      expect((await b.fetch('/whoami', { headers: bearer(generateApiKey().apiKey) })).status).toBe(401);
+      expect((await b.fetch('/whoami', { headers: bearer(generateApiKey().secret) })).status).toBe(401);
       const { apiKey, id } = await a.mintKey(`mint-${i}`);
       const onB = await b.fetch('/whoami', { headers: bearer(apiKey) });
       expect(onB.status).toBe(200);
@@ -87,7 +87,7 @@ describe('two instances on one PostgreSQL database', () => {
     const before = await keyTableReads(db.url);
     for (let sent = 0; sent < requests; sent += 50) {
       const statuses = await Promise.all(
-        Array.from({ length: 50 }, async () => (await b.fetch('/whoami', { headers: bearer(generateApiKey().apiKey) })).status),
+        Array.from({ length: 50 }, async () => (await b.fetch('/whoami', { headers: bearer(generateApiKey().secret) })).status),
       );
       expect(statuses.every((s) => s === 401)).toBe(true);
     }
