@@ -1,6 +1,6 @@
 /**
  * The ids of every active key, held compactly so an unknown or revoked id is answered in memory
- * (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#membership). Ids are
+ * (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#membership-every-active-id-in-memory). Ids are
  * SHA-256 hex, uniformly random: the structure keeps each id's first 32 bits, sorted, in one
  * `Uint32Array` (4 bytes per key), as a multiset (two keys may share a prefix). An id whose prefix
  * is absent is certainly not active; one whose prefix is present may be (the database decides):
