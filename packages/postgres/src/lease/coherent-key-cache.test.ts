@@ -7,6 +7,7 @@ import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
+import { KeyMembership, prefixOf } from './key-membership.js';
 import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
@@ -236,6 +237,37 @@ describe('CoherentKeyCache, on an exact clock', () => {
     cache.remember(key, stale);
     clock.now = 1_000;
     expect(cache.get('k1')).toBeUndefined();
+  });
+
+  it('answers from the membership only once it has applied every revision its lease claims', () => {
+    const { cache, clock } = cacheAt();
+    const member = `0123abcd${'0'.repeat(56)}`;
+    const minted = `89abcdef${'0'.repeat(56)}`;
+    cache.building();
+    cache.announced(6, `+${minted}`); // heard while the set is read: applied after it
+    cache.built(new KeyMembership(Uint32Array.from([prefixOf(member)])), 5);
+    cache.granted(7_000, 6);
+    expect(cache.held).toBe(true);
+    expect(cache.get(member)).toBeUndefined(); // a possible member: the database decides
+    expect(cache.get(minted)).toBeUndefined();
+    expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull(); // certainly not active: no query
+    cache.announced(7, member); // revoked
+    expect(cache.get(member)).toBeNull();
+
+    // A lapse on a live session, then a renewal that reads revision 9: until 8 and 9 are applied
+    // (a mint among them), the set does not answer.
+    clock.now = 7_000;
+    expect(cache.held).toBe(false);
+    cache.renewed(12_000, 9);
+    const later = `44444444${'0'.repeat(56)}`;
+    expect(cache.held).toBe(false);
+    expect(cache.get(later)).toBeUndefined();
+    cache.announced(8, `+${later}`);
+    expect(cache.held).toBe(false);
+    cache.announced(9, `+${`55555555${'0'.repeat(56)}`}`);
+    expect(cache.held).toBe(true);
+    expect(cache.get(later)).toBeUndefined();
+    expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull();
   });
 
   it('a renewal in time extends the lease and keeps what it holds', () => {
