@@ -80,6 +80,17 @@ const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
+/**
+ * The trigger function that announces every change making a key active (migration 11): a mint, a
+ * plain INSERT, an id or account change, a revocation undone. Payload `<revision>:+<key id>`. @internal
+ */
+export const ANNOUNCE_ACTIVATION_FUNCTION = 'drops_auth_announce_activation';
+/**
+ * The trigger function that announces an active key whose expiry got shorter (migration 9, a
+ * roll): still active, so it stays a member, but cached copies are stale. Payload
+ * `<revision>:~<key id>`. @internal
+ */
+export const ANNOUNCE_CHANGE_FUNCTION = 'drops_auth_announce_change';
 
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
@@ -409,10 +420,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // A roll mints a key that replaces another (replaces) and marks the old one (rolled_to, set
     // once: a key is rolled at most once; the unique index says so too). Events name the other key
     // of a roll (related_key_id): the 'rolled' event of the old key, the 'minted' event of the new.
-    // Shortening a key's expiry is announced like a revocation (the trigger of migration 5 now
-    // also fires for it): caching instances drop the key and read its new expiry, and the roller
-    // waits for their acknowledgements. Expand only: instances built on migration 8 read keys as
-    // before (and learn a shortened expiry when their cache next reads the key).
+    // Shortening a key's expiry takes the next revision and announces `<revision>:~<id>`: the key
+    // changed but is still active, so caching instances drop their copy and read the new expiry
+    // (the key stays in their membership, migration 11), and the roller waits for their
+    // acknowledgements. Expand only: instances built on migration 8 read keys as before (and learn
+    // a shortened expiry when their cache next reads the key).
     sql: `
       alter table ${KEYS_TABLE} add column replaces text null, add column rolled_to text null;
       create unique index ${KEYS_TABLE}_rolled_once on ${KEYS_TABLE} (replaces) where replaces is not null;
@@ -420,13 +432,54 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       alter table ${KEY_EVENTS_TABLE} drop constraint ${KEY_EVENTS_TABLE}_type_check;
       alter table ${KEY_EVENTS_TABLE} add constraint ${KEY_EVENTS_TABLE}_type_check
         check (type in ('minted', 'revoked', 'first_used', 'expired', 'rolled'));
-      drop trigger ${KEYS_TABLE}_revoked on ${KEYS_TABLE};
-      create trigger ${KEYS_TABLE}_revoked
-        before update of revoked_at, id, account_id, expires_at on ${KEYS_TABLE}
+      create function ${ANNOUNCE_CHANGE_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        next_revision bigint;
+      begin
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':~' || new.id);
+        return new;
+      end
+      $fn$;
+      create trigger ${KEYS_TABLE}_expiry_shortened
+        before update of expires_at on ${KEYS_TABLE}
         for each row
-        when (old.revoked_at is null and (new.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id
-          or (new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))))
-        execute function ${ANNOUNCE_FUNCTION}();
+        when (old.revoked_at is null and new.revoked_at is null and new.id = old.id and new.account_id = old.account_id
+          and new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))
+        execute function ${ANNOUNCE_CHANGE_FUNCTION}();
+    `,
+  },
+  {
+    version: 11,
+    name: 'announce every key that becomes active',
+    // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md: every instance holds
+    // the ids of all active keys under its lease, so a mint (or any change that makes a key active)
+    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction, as revocations do;
+    // the minter, which reads the revision in its transaction (it holds the counter row's lock),
+    // waits for the instances' acknowledgements of it. The update trigger is AFTER, so it runs after
+    // migration 5's BEFORE trigger: an account or id change announces the old id gone, then the
+    // (new) id active, in that order. Expand only: instances built on migration 8 ignore '+'.
+    sql: `
+      create function ${ANNOUNCE_ACTIVATION_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        next_revision bigint;
+      begin
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':+' || new.id);
+        return new;
+      end
+      $fn$;
+      create trigger ${KEYS_TABLE}_minted
+        before insert on ${KEYS_TABLE}
+        for each row when (new.revoked_at is null)
+        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
+      create trigger ${KEYS_TABLE}_activated
+        after update of revoked_at, id, account_id on ${KEYS_TABLE}
+        for each row
+        when (new.revoked_at is null and (old.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
+        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
     `,
   },
 ]);

@@ -21,6 +21,9 @@ export const SQL = {
     )
     insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
     select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
+  // After a mint, in its transaction: the revision its announcement took (migration 11's trigger
+  // took the counter row's lock, so this is ours), for the store to wait on.
+  mintRevision: `select revision::text as revision from ${REVISION_TABLE}`,
   // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
   // by a statement that starts once the lock is held, sees every earlier mint committed.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,

@@ -41,8 +41,11 @@ export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
  * The {@link KeyStore} on PostgreSQL, through `pg` or embedded PGlite.
  *
  * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL, keys
- *   found once answer from memory under a lease, and `revoke` on any instance resolves only when
- *   no instance accepts the key any more (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
+ *   found once answer from memory under a lease, unknown and revoked ids are answered from the
+ *   lease's membership of every active id (no query), a mint resolves only when every instance
+ *   knows the key, and `revoke` on any instance resolves only when no instance accepts the key
+ *   any more; without its lease a lookup is a 503, never a query
+ *   (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
  *   PGlite, which only this process can change, keys found once answer from memory until a revoke
  *   through any store of this process drops them (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
@@ -104,30 +107,59 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /**
-   * Stores a new active key and its `'minted'` event, in one statement. Rejects with a plain
-   * `Error` if the id exists, `UnavailableError` if the database fails.
+   * Stores a new active key and its `'minted'` event, in one statement, and resolves once every
+   * instance holding a cache lease knows the key (as `revoke` waits): it then works on all of
+   * them. Rejects with a plain `Error` if the id exists, `UnavailableError` if the database fails.
    */
   async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
     const params = [...keyParams(key), ...eventParams(mintedContext(key, event)), key.expiresAt];
+    let revision: number;
     try {
-      await this.#db.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
+      revision = await this.#db.transaction(async (tx) => {
+        await tx.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
+        return this.#mintRevision(tx);
+      });
     } catch (error) {
       throw creationError(error);
     }
+    await this.#waitForMint(revision);
+  }
+
+  async #mintRevision(tx: SqlExecutor): Promise<number> {
+    const { rows } = await tx.query<{ revision: string }>(SQL.mintRevision, [], {
+      name: 'drops_auth_mint_revision',
+      timeoutMs: this.#timeoutMs,
+    });
+    return Number(rows[0]?.revision ?? 0);
+  }
+
+  /**
+   * A mint resolves once every instance holding a lease knows the key (acknowledged its revision,
+   * or its lease expired): from then on it works everywhere. If the wait fails the caller answers
+   * 503 and the secret is never shown, so the key committed meanwhile can never be used.
+   */
+  async #waitForMint(revision: number): Promise<void> {
+    await this.#waitFor(revision);
   }
 
   /**
    * Creates the key unless its account already holds `maxActive` active keys; resolves whether it
    * did. Mints of one account take turns on a transaction-scoped advisory lock, so two instances
    * minting at once at `maxActive - 1` store one key, not two. The `'minted'` event is written by
-   * the same statement.
+   * the same statement; a stored key is known to every leased instance before this resolves.
    */
   async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
+    let minted: number | null;
     try {
-      return await this.#db.transaction((tx) => this.#insertWithinLimit(tx, key, maxActive, event, null));
+      minted = await this.#db.transaction(async (tx) =>
+        (await this.#insertWithinLimit(tx, key, maxActive, event, null)) ? this.#mintRevision(tx) : null,
+      );
     } catch (error) {
       throw creationError(error);
     }
+    if (minted === null) return false;
+    await this.#waitForMint(minted);
+    return true;
   }
 
   /** The account's mint lock, then the key and its 'minted' event below the limit: whether it was stored. */
@@ -151,7 +183,8 @@ export class PostgresKeyStore implements KeyStore {
    * Rolls a key in one transaction (the account's mint lock, the old key's row lock, the new key
    * below the limit, the old key's shorter expiry and both events), then waits, as `revoke` does,
    * until every instance holding a cache lease has dropped the old key (it reads the new expiry
-   * next) or its lease has expired. The new key needs no wait: no instance holds it yet.
+   * next) or its lease has expired. The revision read last covers the new key's announcement too
+   * (migration 11), so the new key works on every instance once this resolves, as a mint does.
    */
   async roll({ oldId, key, graceEndsAt, maxActive, event }: RollKeyOptions): Promise<RollKeyResult> {
     this.#cache.drop(oldId);
@@ -195,8 +228,25 @@ export class PostgresKeyStore implements KeyStore {
    * The active key with this id, or `null` if it is unknown or revoked: one index lookup, the same
    * work for both. On PGlite a key found before answers from memory (see `maxCachedKeys`).
    */
-  findActive(id: string): Promise<ActiveKey | null> | ActiveKey {
-    return this.#cache.get(id) ?? this.#lookUp(id, this.#cache.generation);
+  findActive(id: string): Promise<ActiveKey | null> | ActiveKey | null {
+    const known = this.#cache.get(id);
+    if (known !== undefined) return known;
+    if (!this.#cache.held) return this.#whenHeld(id);
+    return this.#lookUp(id, this.#cache.generation);
+  }
+
+  /**
+   * Without its lease (starting, or the lease session lost) the leased cache cannot tell an unknown
+   * id from a new key: the lookup waits for the lease, at most a query's timeout, then is a 503.
+   * Never a query per request, whatever a flood of random keys does meanwhile.
+   */
+  async #whenHeld(id: string): Promise<ActiveKey | null> {
+    if (await this.#cache.heldWithin(this.#timeoutMs)) {
+      const known = this.#cache.get(id);
+      if (known !== undefined) return known;
+      if (this.#cache.held) return this.#lookUp(id, this.#cache.generation);
+    }
+    throw unavailable(new Error('no cache lease: the key store cannot answer from memory'));
   }
 
   async #lookUp(id: string, generation: number): Promise<ActiveKey | null> {
@@ -332,8 +382,15 @@ export class PostgresKeyStore implements KeyStore {
    * tells `onRevocationWait` and `report` how the instances took it.
    */
   async #waitForRevision(revision: number, report: ReportRevocation | undefined): Promise<void> {
+    const wait = await this.#waitFor(revision);
+    this.#onRevocationWait?.(wait);
+    report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
+  }
+
+  /** Until no instance holding a lease has yet to apply `revision` (a mint or a revocation). */
+  #waitFor(revision: number): Promise<RevocationWait> {
     const cache = this.#cache;
-    const wait = await waitForAcknowledgements({
+    return waitForAcknowledgements({
       db: this.#db,
       revision,
       monotonicNow: this.#monotonicNow,
@@ -341,8 +398,6 @@ export class PostgresKeyStore implements KeyStore {
       maxPollMs: cache.maxPollMs,
       timeoutMs: this.#timeoutMs,
     }).catch((error: unknown) => Promise.reject(unavailable(error)));
-    this.#onRevocationWait?.(wait);
-    report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
   }
 
   /** The account's key events, newest first; a malformed cursor is a 400 before any query. */

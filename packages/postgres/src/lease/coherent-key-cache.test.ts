@@ -7,6 +7,7 @@ import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
+import { KeyMembership, prefixOf } from './key-membership.js';
 import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
@@ -69,10 +70,10 @@ describe('the lease-coherent key cache', () => {
     const before = counting.count();
     for (let i = 0; i < 1_000; i++) expect(s.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_memory', expiresAt: null });
     expect(counting.count() - before).toBe(0);
-    // Unknown keys are never cached: each one is a query.
+    // An unknown key is answered by the membership of active ids: no query either.
     const unknown = sampleKeyRecord().id;
-    for (let i = 0; i < 3; i++) expect(await s.findActive(unknown)).toBeNull();
-    expect(counting.count() - before).toBe(3);
+    for (let i = 0; i < 3; i++) expect(s.findActive(unknown)).toBeNull();
+    expect(counting.count() - before).toBe(0);
   });
 
   it('with cache: false, every lookup is a query', async () => {
@@ -201,21 +202,21 @@ describe('CoherentKeyCache, on an exact clock', () => {
 
   it('answers only before the lease deadline, and empties itself at it', () => {
     const { cache, clock } = cacheAt();
-    cache.granted(7_000);
+    cache.granted(7_000, 0);
     cache.remember(key, cache.generation);
     clock.now = 6_999;
     expect(cache.get('k1')).toBe(key);
     clock.now = 7_000;
     expect(cache.get('k1')).toBeUndefined();
     // A renewal answered after the deadline is a new lease: nothing from before comes back.
-    cache.renewed(12_000);
+    cache.renewed(12_000, 0);
     expect(cache.get('k1')).toBeUndefined();
   });
 
   it('keeps nothing read without a lease, across a lapse, or across a drop of any key', () => {
     const { cache, clock } = cacheAt();
     const beforeLease = cache.generation;
-    cache.granted(7_000);
+    cache.granted(7_000, 0);
     cache.remember(key, beforeLease);
     expect(cache.get('k1')).toBeUndefined();
 
@@ -226,7 +227,7 @@ describe('CoherentKeyCache, on an exact clock', () => {
 
     const beforeLapse = cache.generation;
     cache.lapse();
-    cache.granted(8_000);
+    cache.granted(8_000, 0);
     cache.remember(key, beforeLapse);
     expect(cache.get('k1')).toBeUndefined();
 
@@ -238,12 +239,43 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get('k1')).toBeUndefined();
   });
 
+  it('answers from the membership only once it has applied every revision its lease claims', () => {
+    const { cache, clock } = cacheAt();
+    const member = `0123abcd${'0'.repeat(56)}`;
+    const minted = `89abcdef${'0'.repeat(56)}`;
+    cache.building();
+    cache.announced(6, `+${minted}`); // heard while the set is read: applied after it
+    cache.built(new KeyMembership(Uint32Array.from([prefixOf(member)])), 5);
+    cache.granted(7_000, 6);
+    expect(cache.held).toBe(true);
+    expect(cache.get(member)).toBeUndefined(); // a possible member: the database decides
+    expect(cache.get(minted)).toBeUndefined();
+    expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull(); // certainly not active: no query
+    cache.announced(7, member); // revoked
+    expect(cache.get(member)).toBeNull();
+
+    // A lapse on a live session, then a renewal that reads revision 9: until 8 and 9 are applied
+    // (a mint among them), the set does not answer.
+    clock.now = 7_000;
+    expect(cache.held).toBe(false);
+    cache.renewed(12_000, 9);
+    const later = `44444444${'0'.repeat(56)}`;
+    expect(cache.held).toBe(false);
+    expect(cache.get(later)).toBeUndefined();
+    cache.announced(8, `+${later}`);
+    expect(cache.held).toBe(false);
+    cache.announced(9, `+${`55555555${'0'.repeat(56)}`}`);
+    expect(cache.held).toBe(true);
+    expect(cache.get(later)).toBeUndefined();
+    expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull();
+  });
+
   it('a renewal in time extends the lease and keeps what it holds', () => {
     const { cache, clock } = cacheAt();
-    cache.granted(7_000);
+    cache.granted(7_000, 0);
     cache.remember(key, cache.generation);
     clock.now = 3_000;
-    cache.renewed(9_000);
+    cache.renewed(9_000, 0);
     clock.now = 8_999;
     expect(cache.get('k1')).toBe(key);
     cache.drop('k1');
