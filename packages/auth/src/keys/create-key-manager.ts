@@ -24,6 +24,8 @@ import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
 import { pendingRevocationsDrainer } from './pending-revocations.js';
+import { isWebhookStore } from '../webhooks/webhook-store.js';
+import { createWebhookSettings, type WebhookOptions, type WebhookSettings } from '../webhooks/webhook-settings.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
@@ -73,6 +75,12 @@ export interface KeyManagerOptions {
    * an `InvalidRequestError` (400). Default: unset (any future expiry, or none).
    */
   maxKeyLifetimeSeconds?: number;
+  /**
+   * Where the account's webhook endpoint is kept (`GET|PUT|DELETE /keys/webhook`), and whether
+   * loopback `http:` URLs are accepted (development only). Default: unset, and those routes answer
+   * 404. Delivery is the store's (`PostgresWebhookStore` of `@drops/auth-postgres`).
+   */
+  webhooks?: WebhookOptions;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
@@ -129,6 +137,8 @@ export interface KeyManager {
    * `next` of a previous page; anything else is an `InvalidRequestError` (400).
    */
   events(principal: Principal, page?: KeyEventsPageRequest): Promise<{ events: KeyEventJson[]; next: string | null }>;
+  /** The account's webhook endpoint (`GET|PUT|DELETE /keys/webhook`): 404s without the `webhooks` option. */
+  readonly webhook: WebhookSettings;
 }
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
@@ -143,6 +153,12 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
     maxKeyLifetimeSeconds: z.optional(z.int().check(z.positive())),
+    webhooks: z.optional(
+      z.strictObject({
+        store: z.custom<WebhookOptions['store']>(isWebhookStore, { error: 'expected a WebhookStore' }),
+        allowLoopbackHttp: z.optional(z.boolean()),
+      }),
+    ),
   }),
 );
 
@@ -306,6 +322,8 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     revokePending,
+
+    webhook: createWebhookSettings(options.webhooks, random),
 
     async events(principal, page) {
       const request = parseKeyEventsPage(page);
