@@ -109,7 +109,8 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
   const timeoutMs = options.timeoutMs ?? 5000;
   const postOptions: WebhookPostOptions = { allowLoopback: options.allowLoopback === true, timeoutMs };
   const post = options.post ?? postWebhook;
-  const leaseSeconds = Math.ceil(timeoutMs / 1000) + 30;
+  // Long enough for one attempt to finish; a killed sender's claim is due again after it.
+  const leaseSeconds = Math.ceil(timeoutMs / 1000) * 2 + 5;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 
