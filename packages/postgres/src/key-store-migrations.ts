@@ -57,6 +57,8 @@ export const WEBHOOKS_TABLE = 'drops_auth_webhooks';
 export const WEBHOOK_OUTBOX_TABLE = 'drops_auth_webhook_outbox';
 /** Expiry notices written once per key and lead time (7 and 1 days), so a sweep is idempotent (migration 10). @internal */
 export const EXPIRY_NOTICES_TABLE = 'drops_auth_key_expiry_notices';
+/** The trigger function that records the 'revoked' event of a plain-SQL revocation at commit (migration 10). @internal */
+export const RECORD_PLAIN_REVOCATION_FUNCTION = 'drops_auth_record_plain_revocation';
 /** The trigger function that queues a webhook delivery for every key event (migration 10). @internal */
 export const ENQUEUE_WEBHOOK_FUNCTION = 'drops_auth_enqueue_webhook';
 
@@ -430,6 +432,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // rides along under its own name), never ip or user agent, never a secret. Deleting the
     // endpoint deletes what it had pending (cascade). Expiry notices are written by the sweeper:
     // one row per key and lead time, so the 7- and 1-day notices go once whoever sweeps.
+    // A plain UPDATE of revoked_at now records its 'revoked' event too (at commit, see below).
     sql: `
       create table ${WEBHOOKS_TABLE} (
         account_id text primary key,
@@ -476,6 +479,27 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       $fn$;
       create trigger ${KEY_EVENTS_TABLE}_webhook after insert on ${KEY_EVENTS_TABLE}
         for each row execute function ${ENQUEUE_WEBHOOK_FUNCTION}();
+
+      -- A plain UPDATE of revoked_at (no drops_auth_revoke_key) wrote no event: at commit, a key
+      -- revoked in the transaction without its 'revoked' event gets one (source 'operator', actor
+      -- the database role), so the log, and the owner's webhook, hear of every revocation. Deferred,
+      -- so the function's own event (written after its UPDATE) is seen and not doubled.
+      create function ${RECORD_PLAIN_REVOCATION_FUNCTION}() returns trigger
+        language plpgsql as $fn$
+      begin
+        insert into ${KEY_EVENTS_TABLE} (account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url)
+          select k.account_id, k.id, 'revoked', k.prefix, k.name, k.revoked_at, 'operator', session_user::text, null, null, null
+            from ${KEYS_TABLE} k
+            where k.id = new.id and k.revoked_at is not null
+              and not exists (select 1 from ${KEY_EVENTS_TABLE} e where e.key_id = k.id and e.type = 'revoked');
+        return null;
+      end
+      $fn$;
+      create constraint trigger ${KEYS_TABLE}_revoked_event
+        after update of revoked_at on ${KEYS_TABLE}
+        deferrable initially deferred
+        for each row when (old.revoked_at is null and new.revoked_at is not null)
+        execute function ${RECORD_PLAIN_REVOCATION_FUNCTION}();
     `,
   },
 ]);

@@ -98,20 +98,23 @@ describe('webhook delivery from the outbox', () => {
     expect(await outboxOf('acct_a')).toBe(0);
   });
 
-  it('delivers a revocation made in plain SQL (the operator function) and one by secret scanning, leaked', async () => {
+  it('delivers revocations in plain SQL (the operator function, a bare UPDATE) and by secret scanning (leaked), each once', async () => {
     const r = await receiver();
     const { secret } = await keys.webhook.set(owner('acct_sql'), { url: r.url });
     const one = await keys.mint(owner('acct_sql'));
     const two = await keys.mint(owner('acct_sql'));
+    const three = await keys.mint(owner('acct_sql'));
     await db.query('select * from drops_auth_revoke_key($1)', [one.id]);
     await keys.revokeBySecret([two.apiKey], { source: 'github_secret_scanning', url: 'https://github.com/o/r/blob/x' });
+    await db.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [three.id]);
     sender();
-    await eventually(() => (r.delivered.length === 4 ? true : undefined));
+    await eventually(() => (r.delivered.length === 6 ? true : undefined));
     const revoked = r.delivered.map((x) => verified(secret, x)).filter((p) => p.type === 'key.revoked');
     expect(revoked.map((p) => [p.data['keyId'], p.data['source']]).sort()).toEqual(
       [
         [one.id, 'operator'],
         [two.id, 'github_secret_scanning'],
+        [three.id, 'operator'],
       ].sort(),
     );
     expect(revoked.find((p) => p.data['keyId'] === two.id)?.data['url']).toBe('https://github.com/o/r/blob/x');
