@@ -24,7 +24,7 @@ import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
 import { parseMintOptions, type MintOptions } from './mint-options.js';
 import { pendingRevocationsDrainer } from './pending-revocations.js';
-import { isWebhookStore } from '../webhooks/webhook-store.js';
+import { isWebhookOptions } from '../webhooks/webhook-store.js';
 import { createWebhookSettings, type WebhookOptions, type WebhookSettings } from '../webhooks/webhook-settings.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
@@ -153,12 +153,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
     maxKeyLifetimeSeconds: z.optional(z.int().check(z.positive())),
-    webhooks: z.optional(
-      z.strictObject({
-        store: z.custom<WebhookOptions['store']>(isWebhookStore, { error: 'expected a WebhookStore' }),
-        allowLoopbackHttp: z.optional(z.boolean()),
-      }),
-    ),
+    webhooks: z.optional(z.custom<WebhookOptions>(isWebhookOptions, { error: 'expected { store: WebhookStore }' })),
   }),
 );
 

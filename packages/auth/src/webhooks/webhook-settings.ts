@@ -56,20 +56,15 @@ function assertIdToken(principal: Principal): void {
 }
 
 function urlOfBody(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidRequestError('invalid webhook: expected a JSON object {"url": "https://…"}');
-  }
-  const keys = Object.keys(body);
-  if (keys.some((k) => k !== 'url')) throw new InvalidRequestError('invalid webhook: only "url" may be set');
+  const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : null;
+  if (keys === null || keys.some((k) => k !== 'url')) throw new InvalidRequestError('invalid webhook: expected {"url": "https://…"}');
   return (body as { url?: unknown }).url;
 }
 
+const notConfigured = (): Promise<never> => Promise.reject(new NotFoundError('webhooks are not configured'));
+
 /** Webhook routes that answer 404: no `webhooks` option was given. */
-const NOT_CONFIGURED: WebhookSettings = {
-  get: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
-  set: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
-  remove: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
-};
+const NOT_CONFIGURED: WebhookSettings = { get: notConfigured, set: notConfigured, remove: notConfigured };
 
 /**
  * The operations of `GET|PUT|DELETE /keys/webhook` over a {@link WebhookStore}; without options,

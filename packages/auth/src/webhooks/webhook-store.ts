@@ -20,8 +20,14 @@ export interface WebhookStore {
   remove(accountId: string): Promise<boolean>;
 }
 
-/** `true` when `value` has the methods of a {@link WebhookStore}. @internal */
-export function isWebhookStore(value: unknown): value is WebhookStore {
-  const v = value as Partial<WebhookStore> | null | undefined;
-  return typeof v?.urlOf === 'function' && typeof v.set === 'function' && typeof v.remove === 'function';
+/** `true` for `{ store, allowLoopbackHttp? }` with a {@link WebhookStore} (the `webhooks` option). @internal */
+export function isWebhookOptions(value: unknown): value is { store: WebhookStore; allowLoopbackHttp?: boolean } {
+  const o = value as { store?: Partial<WebhookStore>; allowLoopbackHttp?: unknown } | null | undefined;
+  const store = o?.store;
+  return (
+    typeof store?.urlOf === 'function' &&
+    typeof store.set === 'function' &&
+    typeof store.remove === 'function' &&
+    (o?.allowLoopbackHttp === undefined || typeof o.allowLoopbackHttp === 'boolean')
+  );
 }

@@ -13,14 +13,12 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
  * @internal
  */
 export function parseWebhookUrl(value: unknown, allowLoopbackHttp: boolean): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_WEBHOOK_URL_LENGTH || !URL.canParse(value)) {
-    throw new InvalidRequestError(`invalid webhook: url must be an absolute https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  const url = typeof value === 'string' && value.length <= MAX_WEBHOOK_URL_LENGTH && URL.canParse(value) ? new URL(value) : null;
+  const scheme = url?.protocol === 'https:' || (allowLoopbackHttp && url?.protocol === 'http:' && isLoopbackUrl(url));
+  if (url === null || !scheme || url.username !== '' || url.password !== '' || url.hash !== '') {
+    throw new InvalidRequestError(
+      `invalid webhook: url must be an https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters, with no user, password or fragment`,
+    );
   }
-  const url = new URL(value);
-  const loopbackHttp = allowLoopbackHttp && url.protocol === 'http:' && isLoopbackUrl(url);
-  if (url.protocol !== 'https:' && !loopbackHttp) throw new InvalidRequestError('invalid webhook: url must use https');
-  if (url.username !== '' || url.password !== '')
-    throw new InvalidRequestError('invalid webhook: url must not carry a user name or password');
-  if (url.hash !== '') throw new InvalidRequestError('invalid webhook: url must not carry a fragment');
   return url.href;
 }
