@@ -10,7 +10,7 @@ import { MemoryWebhookStore } from './memory-webhook-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 const owner: Principal = { accountId: 'acct_1', credential: 'id_token', claims: { sub: 'u', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
-const byKey: Principal = { accountId: 'acct_1', credential: 'api_key', keyId: 'a'.repeat(64), expiresAt: null };
+const byKey: Principal = { accountId: 'acct_1', credential: 'api_key', keyId: 'a'.repeat(64) };
 const manager = (store: WebhookStore) => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: { store } });
 
 describe('keys.webhook', () => {
