@@ -44,6 +44,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads WEBHOOK_RETRY_SECONDS, and allows loopback webhooks only where the dev identity provider may run', () => {
+    expect(loadConfig({}).webhookRetrySeconds).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(loadConfig({ WEBHOOK_RETRY_SECONDS: '0,1,60' }).webhookRetrySeconds).toEqual([0, 1, 60]);
+    for (const bad of ['5, 300', '-1', 'soon', '1,,2', '604801', Array(21).fill('1').join(',')]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SECONDS: bad }), bad).toThrow(/WEBHOOK_RETRY_SECONDS/);
+    }
+    expect(loadConfig({}).webhookAllowLoopback).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on' }).webhookAllowLoopback).toBe(true);
+    const oidc = { AUTH_ISSUER: 'https://issuer.example', AUTH_AUDIENCE: 'drops', AUTH_JWKS_URL: 'https://issuer.example/jwks' };
+    expect(loadConfig({ ...oidc, DATABASE_URL: 'postgres://u@db:5432/drops' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ ...oidc, NODE_ENV: 'production' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ FIREBASE_PROJECT_ID: 'my-project', NODE_ENV: 'staging' }).webhookAllowLoopback).toBe(false);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', FIREBASE_PROJECT_ID: ' ' }).port).toBe(8787);
   });

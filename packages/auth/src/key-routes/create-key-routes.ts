@@ -54,7 +54,8 @@ function routeOf(path: string): { readonly rest: string; readonly roll: boolean 
 
 /**
  * Whether a request to the `/keys` routes needs an ID token: `POST /keys` (mint), `POST
- * /keys/<id>/roll` (it mints) and `DELETE /keys` (revoke all). There an API key is the uniform 401,
+ * /keys/<id>/roll` (it mints), `DELETE /keys` (revoke all) and every method of `/keys/webhook`
+ * (its secret signs what the account is told). There an API key is the uniform 401,
  * before a byte of the body is read. `path` is below the mount point, as
  * {@link KeyRouteRequest.path}: for an adapter that must judge a request the core never sees (a
  * body its framework's parser refused).
@@ -70,6 +71,7 @@ export function isIdTokenOnlyKeyRoute(method: string, path: string): boolean {
   const m = method.toUpperCase();
   if (target === null) return false;
   if (target.roll) return m === 'POST';
+  if (target.rest === 'webhook') return true;
   return target.rest === '' && (m === 'POST' || m === 'DELETE');
 }
 
@@ -98,6 +100,9 @@ function decodeId(rest: string): string {
  *   `DELETE`, `409` for a key rolled before.
  * - `DELETE /keys`: ID token only: revokes every active key of the account, `200 {"revoked": n}`
  *   once no instance accepts any of them.
+ * - `GET|PUT|DELETE /keys/webhook` (ID token only): `200 {"url": … or null}`; `PUT {"url"}` answers
+ *   `200 {"url", "secret"}` (the `whsec_` secret, shown once); `DELETE` `204`. A 404 when the key
+ *   manager has no `webhooks` option.
  *
  * A success answered to an API key that expires within 7 days carries `Drops-Key-Expiration`
  * ({@link keyExpirationHeader}); adapters add it to the errors after authentication too
@@ -166,6 +171,14 @@ export function createKeyRoutes(
     return jsonAnswer(200, await keys.events(principal, page));
   }
 
+  async function webhook(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
+    if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, await keys.webhook.get(principal));
+    if (method === 'PUT') return jsonAnswer(200, await keys.webhook.set(principal, await request.readJson(bodyLimit)));
+    if (method !== 'DELETE') throw new MethodNotAllowedError(['GET', 'PUT', 'DELETE']);
+    await keys.webhook.remove(principal);
+    return REVOKED;
+  }
+
   return {
     async handle(request) {
       const principal = await authenticator.authenticate(request.authorization, {
@@ -191,6 +204,7 @@ export function createKeyRoutes(
     if (target.roll) return roll(method, principal, decodeId(rest), request);
     if (rest === '') return root(method, principal, request);
     if (rest === 'events') return events(method, principal, request);
+    if (rest === 'webhook') return webhook(method, principal, request);
     if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
     await keys.revoke(principal, decodeId(rest), request.info());
     return REVOKED;

@@ -15,6 +15,9 @@ import { openPostgresKeyStore } from '../open-key-store.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresRateLimitStore } from '../postgres-rate-limit-store.js';
 import { ADMIN_URL, freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+import { writeExpiryNotices } from '../webhooks/expiry-notices.js';
+import { PostgresWebhookStore } from '../webhooks/postgres-webhook-store.js';
+import { startWebhookSender } from '../webhooks/webhook-sender.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const LATEST = keyStoreMigrations.length;
@@ -156,6 +159,26 @@ describe('drops-auth-postgres', () => {
         const limit = { max: 1, windowMs: 60_000 };
         expect(await rateLimits.take('mint', 'acct_role', limit)).toBe(0);
         expect(await rateLimits.take('mint', 'acct_role', limit)).toBeGreaterThan(0);
+        // Webhooks, as that role: an endpoint set, an event queued by the trigger, the outbox claimed and
+        // emptied, expiry notices written, a plain UPDATE's event recorded.
+        const webhooks = new PostgresWebhookStore({ db: limits });
+        await webhooks.set('acct_role', 'http://127.0.0.1:9/hooks', `whsec_${'A'.repeat(43)}=`);
+        const hooked = sampleKeyRecord({ accountId: 'acct_role' });
+        expect(await store.createWithinLimit(hooked, 10)).toBe(true);
+        await limits.query(`update drops_auth_keys set revoked_at = now() where id = $1`, [hooked.id]);
+        expect(await writeExpiryNotices(limits)).toEqual({ expiring: 0, expired: 0 });
+        const posted: string[] = [];
+        const sender = startWebhookSender({
+          db: limits,
+          post: async (_url, headers) => {
+            posted.push(headers['webhook-id'] ?? '');
+            return { delivered: true, status: 204 };
+          },
+        });
+        await sender.runOnce();
+        await sender.stop();
+        expect(posted).toHaveLength(2);
+        expect(await webhooks.remove('acct_role')).toBe(true);
       } finally {
         await limits.close();
       }

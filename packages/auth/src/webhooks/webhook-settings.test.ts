@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../authenticator/principal.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import { MemoryKeyStore } from '../key-store/memory-key-store.js';
+import { createKeyManager } from '../keys/create-key-manager.js';
+import { MemoryWebhookStore } from './memory-webhook-store.js';
+import type { WebhookStore } from './webhook-store.js';
+
+const owner: Principal = { accountId: 'acct_1', credential: 'id_token', claims: { sub: 'u', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
+const byKey: Principal = { accountId: 'acct_1', credential: 'api_key', keyId: 'a'.repeat(64) };
+const manager = (store: WebhookStore) => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: { store } });
+
+describe('keys.webhook', () => {
+  it('is for ID tokens only, and stores nothing for a bad body', async () => {
+    const store = new MemoryWebhookStore();
+    const keys = manager(store);
+    for (const call of [keys.webhook.get(byKey), keys.webhook.set(byKey, { url: 'https://example.com/' }), keys.webhook.remove(byKey)]) {
+      await expect(call).rejects.toBeInstanceOf(UnauthenticatedError);
+    }
+    await expect(keys.webhook.set(owner, { url: 'https://example.com/', extra: 1 })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(keys.webhook.set(owner, null)).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(await store.urlOf('acct_1')).toBeNull();
+  });
+
+  it('answers 503 (never 401 or success) when the store fails, and 404 without the option', async () => {
+    const down = (): Promise<never> => Promise.reject(new Error('database down'));
+    const keys = manager({ urlOf: down, set: down, remove: down });
+    for (const call of [keys.webhook.get(owner), keys.webhook.set(owner, { url: 'https://example.com/' }), keys.webhook.remove(owner)]) {
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect((error as UnavailableError).status).toBe(503);
+    }
+    await expect(createKeyManager({ keyStore: new MemoryKeyStore() }).webhook.get(owner)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses a webhooks option without a store at construction', () => {
+    expect(() => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: { store: {} as WebhookStore } })).toThrow(TypeError);
+  });
+});
