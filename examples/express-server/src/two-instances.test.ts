@@ -30,6 +30,34 @@ describe('two instances on one PostgreSQL database', () => {
     );
   });
 
+  it('rolls on A: the new key works on B at once, the old one on B until the grace ends, then the uniform 401', async () => {
+    const { a, b, idp } = instances();
+    const old = await a.mintKey('rolling-account');
+    expect((await b.fetch('/whoami', { headers: bearer(old.apiKey) })).status).toBe(200); // B holds it in its cache
+    const rolled = await a.fetch(`/keys/${old.id}/roll`, {
+      method: 'POST',
+      headers: bearer(idp.mintIdToken({ sub: 'rolling-account' })),
+      body: '{"graceSeconds":2}',
+    });
+    expect(rolled.status).toBe(201);
+    const fresh = (await rolled.json()) as { apiKey: string; createdAt: string };
+    expect((await b.fetch('/whoami', { headers: bearer(fresh.apiKey) })).status).toBe(200);
+    const graceEnds = Date.parse(fresh.createdAt) + 2000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEnds - Date.now()) + 500));
+    expect((await b.fetch('/whoami', { headers: bearer(old.apiKey) })).status).toBe(401);
+    expect((await a.fetch('/whoami', { headers: bearer(old.apiKey) })).status).toBe(401);
+    expect((await b.fetch('/whoami', { headers: bearer(fresh.apiKey) })).status).toBe(200);
+  });
+
+  it('revokes every key of the account on A with DELETE /keys: all the uniform 401 on B at once', async () => {
+    const { a, b, idp } = instances();
+    const keys = [await a.mintKey('leaving-account'), await a.mintKey('leaving-account'), await a.mintKey('leaving-account')];
+    for (const k of keys) expect((await b.fetch('/whoami', { headers: bearer(k.apiKey) })).status).toBe(200);
+    const all = await a.fetch('/keys', { method: 'DELETE', headers: bearer(idp.mintIdToken({ sub: 'leaving-account' })) });
+    expect([all.status, await all.json()]).toEqual([200, { revoked: 3 }]);
+    for (const k of keys) expect((await b.fetch('/whoami', { headers: bearer(k.apiKey) })).status).toBe(401);
+  });
+
   it('shares drops, names and vanity names between instances', async () => {
     const { a, b, idp } = instances();
     const key = bearer((await a.mintKey('deployer')).apiKey);

@@ -4,6 +4,7 @@
 // exact bytes. See docs/adapters.md, "Writing an adapter".
 export {
   createKeyRoutes,
+  isIdTokenOnlyKeyRoute,
   type KeyRoutes,
   type KeyRouteRequest,
 } from './key-routes/create-key-routes.js';

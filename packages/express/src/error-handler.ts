@@ -1,5 +1,11 @@
 import { DropsAuthError, type Authenticator } from '@drops/auth';
-import { authorizationOfNodeRequest, parseAccept, GITHUB_SECRET_SCANNING_PATH, REVOKE_CREDENTIALS_PATH } from '@drops/auth/adapter';
+import {
+  authorizationOfNodeRequest,
+  isIdTokenOnlyKeyRoute,
+  parseAccept,
+  GITHUB_SECRET_SCANNING_PATH,
+  REVOKE_CREDENTIALS_PATH,
+} from '@drops/auth/adapter';
 import type { ErrorRequestHandler, Request } from 'express';
 import { bodyParserError } from './body-parser-error.js';
 import type { Fail } from './fail.js';
@@ -15,7 +21,8 @@ export interface ErrorHandlerOptions {
    */
   publicPaths?: readonly string[];
   /**
-   * Where `keysRouter()` is mounted, so that a body the parser refused on `POST <keysPath>` is
+   * Where `keysRouter()` is mounted, so that a body the parser refused on an ID-token-only key route
+   * (`POST <keysPath>`, `POST <keysPath>/<id>/roll`, `DELETE <keysPath>`) is
    * judged as that route judges: an API key there is the uniform 401 (only an ID token mints).
    * Default `'/keys'`.
    */
@@ -68,8 +75,9 @@ export function createErrorHandler(
   async function judgeBodyError(req: Request, bodyError: DropsAuthError): Promise<DropsAuthError> {
     const authorization = authorizationOfNodeRequest(req);
     if (authorization === undefined && isUnder(req.path, publicPaths)) return bodyError;
-    const mints = req.method === 'POST' && req.path.replace(/\/$/, '') === keysPath;
-    await authenticator.authenticate(authorization, { accept: mints ? ID_TOKEN_ONLY : BOTH, request: () => requestInfoOf(req) });
+    const below = req.path.toLowerCase().startsWith(keysPath.toLowerCase()) ? req.path.slice(keysPath.length) : null;
+    const idTokenOnly = below !== null && (below === '' || below.startsWith('/')) && isIdTokenOnlyKeyRoute(req.method, below);
+    await authenticator.authenticate(authorization, { accept: idTokenOnly ? ID_TOKEN_ONLY : BOTH, request: () => requestInfoOf(req) });
     return bodyError;
   }
 

@@ -42,6 +42,7 @@ export function createKeysRouter(
   router.all('/', handle);
   router.all('/events', handle);
   router.all('/:id', handle);
+  router.all('/:id/roll', handle);
   router.use(handle);
   // Express refuses an id it cannot percent-decode (`/keys/%E0%A4%A`) before any handler: the
   // core answers it too, credential first, as for any other bad id.

@@ -45,6 +45,49 @@ describe.each(BACKENDS)('/keys (%s)', (backend) => {
     expect((await s.fetch('/whoami', { headers: bearer(mine.apiKey) })).status).toBe(200);
   });
 
+  it('rolls with an ID token only: a working new key while the old one works until the grace ends (API key: the uniform 401)', async () => {
+    const s = server();
+    const token = bearer(await s.token('roller'));
+    const old = await s.mintKey('roller', 'ci-main');
+    const uniform = await s.fetch('/keys');
+    const byKey = await s.fetch(`/keys/${old.id}/roll`, { method: 'POST', headers: bearer(old.apiKey), body: '{"graceSeconds":2}' });
+    expect([byKey.status, byKey.headers.get('www-authenticate'), await byKey.text()]).toEqual([
+      401,
+      uniform.headers.get('www-authenticate'),
+      await uniform.text(),
+    ]);
+
+    const rolled = await s.fetch(`/keys/${old.id}/roll`, { method: 'POST', headers: token, body: '{"graceSeconds":2}' });
+    expect(rolled.status).toBe(201);
+    const fresh = (await rolled.json()) as { apiKey: string; id: string; name: string; replaces: string; createdAt: string };
+    expect([fresh.name, fresh.replaces]).toEqual(['ci-main', old.id]);
+    const graceEnds = Date.parse(fresh.createdAt) + 2000;
+    const oldDuringGrace = await s.fetch('/whoami', { headers: bearer(old.apiKey) });
+    const checkedAt = Date.now();
+    expect((await s.fetch('/whoami', { headers: bearer(fresh.apiKey) })).status).toBe(200);
+    // The old key works until the grace ends (checked only when the check came before its end).
+    if (checkedAt < graceEnds) expect(oldDuringGrace.status).toBe(200);
+    const again = await s.fetch(`/keys/${old.id}/roll`, { method: 'POST', headers: token });
+    expect(again.status).toBe(409);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEnds - Date.now()) + 500));
+    expect((await s.fetch('/whoami', { headers: bearer(old.apiKey) })).status).toBe(401);
+    expect((await s.fetch('/whoami', { headers: bearer(fresh.apiKey) })).status).toBe(200);
+  });
+
+  it('revokes every key of the account with DELETE /keys (an API key: the uniform 401)', async () => {
+    const s = server();
+    const keys = [await s.mintKey('revoke-all'), await s.mintKey('revoke-all')];
+    const theirs = await s.mintKey('revoke-all-other');
+    const byKey = await s.fetch('/keys', { method: 'DELETE', headers: bearer(keys[0]!.apiKey) });
+    expect(byKey.status).toBe(401);
+    expect((await s.fetch('/whoami', { headers: bearer(keys[0]!.apiKey) })).status).toBe(200);
+    const all = await s.fetch('/keys', { method: 'DELETE', headers: bearer(await s.token('revoke-all')) });
+    expect([all.status, await all.json()]).toEqual([200, { revoked: 2 }]);
+    for (const k of keys) expect((await s.fetch('/whoami', { headers: bearer(k.apiKey) })).status).toBe(401);
+    expect((await s.fetch('/whoami', { headers: bearer(theirs.apiKey) })).status).toBe(200);
+  });
+
   it('has no /dev/token when an identity provider is configured', async () => {
     expect((await server().fetch('/dev/token', { method: 'POST', body: '{"name":"alice"}' })).status).toBe(404);
   });
