@@ -267,18 +267,22 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       throw cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
     });
 
+  /** Only an ID token mints, and with `maxAuthAgeSeconds` only one from a recent sign-in: before any input is read. */
+  function assertMayMint(principal: Principal): asserts principal is Principal & { credential: 'id_token' } {
+    if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+    if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, clock());
+  }
+
   /**
-   * Everything a mint does before the store writes the key, for `mint` and `roll` alike: only an
-   * ID token, a recent enough login, an expiry in range, the mint rate limit; then the new key.
+   * Everything a mint does before the store writes the key, for `mint` and `roll` alike (after
+   * {@link assertMayMint}): an expiry in range, the mint rate limit; then the new key.
    */
   async function prepareMint(
-    principal: Principal,
+    principal: Principal & { credential: 'id_token' },
     { name, expiresAt }: ParsedMintOptions,
     request: RequestInfo | undefined,
   ): Promise<{ key: GeneratedApiKey; record: NewKeyRecord; event: KeyEventContext }> {
-    if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
     const now = clock();
-    if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
     if (expiresAt !== null) checkExpiry(expiresAt, now, maxKeyLifetimeSeconds);
     const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
     if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
@@ -297,6 +301,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
 
   return {
     async mint(principal, mintOptions, request) {
+      assertMayMint(principal);
       const { name, expiresAt } = parseMintOptions(mintOptions);
       const { key, record, event } = await prepareMint(principal, { name, expiresAt }, request);
       const created = await guard('create', () => keyStore.createWithinLimit(record, maxKeys, event));
@@ -305,7 +310,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     async roll(principal, id, rollOptions, request) {
-      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      assertMayMint(principal);
       const graceSeconds = parseRollGraceSeconds(rollOptions);
       assertKeyId(id);
       const old = (await guard('listByAccount', () => keyStore.listByAccount(principal.accountId))).find((k) => k.id === id);
