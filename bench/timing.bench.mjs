@@ -21,6 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { mannWhitney } from './mann-whitney.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { PGlite } from '@electric-sql/pglite';
 import { createAuthenticator, createIdTokenVerifier, generateApiKey, UnauthenticatedError } from '../packages/auth/dist/index.js';
@@ -42,39 +43,6 @@ const median = (values) =>
     [...values].sort((a, b) => a - b),
     0.5,
   );
-
-/** Standard normal CDF (Abramowitz-Stegun 7.1.26 for erf). */
-function phi(z) {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
-}
-
-/** Mann-Whitney U of `a` against `b`: U, z, two-sided p, and P(a > b) + P(a = b)/2. */
-export function mannWhitney(a, b) {
-  const all = [...a.map((v) => [v, 0]), ...b.map((v) => [v, 1])].sort((x, y) => x[0] - y[0]);
-  const ranks = new Array(all.length);
-  let tieTerm = 0;
-  for (let i = 0; i < all.length; ) {
-    let j = i;
-    while (j + 1 < all.length && all[j + 1][0] === all[i][0]) j++;
-    const rank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) ranks[k] = rank;
-    const t = j - i + 1;
-    tieTerm += t * t * t - t;
-    i = j + 1;
-  }
-  let rankSumA = 0;
-  for (let i = 0; i < all.length; i++) if (all[i][1] === 0) rankSumA += ranks[i];
-  const n1 = a.length;
-  const n2 = b.length;
-  const n = n1 + n2;
-  const u = rankSumA - (n1 * (n1 + 1)) / 2;
-  const sigma = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1))));
-  const z = (u - (n1 * n2) / 2) / sigma;
-  return { u, z, p: 2 * (1 - phi(Math.abs(z))), superiority: u / (n1 * n2) };
-}
 
 /** Bootstrap 95% CI of median(a) - median(b). */
 export function bootstrapMedianDifference(a, b, resamples = 1_000) {

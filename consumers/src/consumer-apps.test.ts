@@ -20,9 +20,23 @@ import { checkGlobalBodyParser } from './check-global-body-parser.js';
 import { limitConcurrency, type Limiter } from './limit-concurrency.js';
 import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
-import { isCliScenario, SCENARIOS, type CliScenario, type Scenario, type TscScenario } from './scenarios.js';
+import { isCliScenario, SCENARIO_OPTIONS_ENV, SCENARIOS, type CliScenario, type Scenario, type TscScenario } from './scenarios.js';
 import { buildWithCli, compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
 import { freePort, startApp, startCliServer, stopAllApps, type RunningApp } from './start-app.js';
+
+/**
+ * The scenarios this run plays: all, or those named in `DROPS_CONSUMER_SCENARIOS` (comma-separated
+ * names), since vitest's `-t` filters the tests but not the installs and builds of `beforeAll`.
+ */
+const PLAYED: readonly Scenario[] = selectScenarios(process.env['DROPS_CONSUMER_SCENARIOS']);
+
+function selectScenarios(names: string | undefined): readonly Scenario[] {
+  if (names === undefined || names === '') return SCENARIOS;
+  const wanted = names.split(',');
+  const unknown = wanted.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) throw new Error(`DROPS_CONSUMER_SCENARIOS names no scenario: ${unknown.join(', ')}`);
+  return SCENARIOS.filter((scenario) => wanted.includes(scenario.name));
+}
 
 /** A scenario's project after `npm install` and, if that worked, tsc under each tsconfig (or its CLI's build). */
 interface Prepared {
@@ -90,7 +104,7 @@ beforeAll(async () => {
     });
   };
   // The tsc apps first, so that a CLI build knows every tsc run it must wait for.
-  const ordered = [...SCENARIOS].sort((a, b) => Number(isCliScenario(a)) - Number(isCliScenario(b)));
+  const ordered = [...PLAYED].sort((a, b) => Number(isCliScenario(a)) - Number(isCliScenario(b)));
   for (const scenario of ordered) {
     const ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
     ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
@@ -128,7 +142,7 @@ async function expectCleanCompile(scenario: Scenario, tsconfig: string): Promise
 async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promise<void> {
   // tsc emits dist/ even when it reports a type error, so the flow is tested on its own.
   const { project } = await installed(scenario);
-  const app = await startApp(await node, project.entry, project.dir);
+  const app = await startApp(await node, project.entry, project.dir, { [SCENARIO_OPTIONS_ENV]: (scenario.options ?? []).join(',') });
   try {
     await checkKeyFlow({ url: app.url, idToken: app.idToken, accountId: 'acct-consumer' });
     // Two Authorization headers, a valid ID token first (Node keeps only the first in
@@ -145,7 +159,7 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
     ] as const) {
       expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
     }
-    if (scenario.alsoChecks?.includes('global-body-parser')) await checkGlobalBodyParser(app);
+    if (scenario.options?.includes('global-body-parser')) await checkGlobalBodyParser(app);
     // A framework that drops rejected promises would have died on one of the flow's paths.
     expect(app.isRunning()).toBe(true);
     expect(app.output()).not.toMatch(/unhandled/i);
@@ -185,7 +199,7 @@ const NEXT_UNIFORM_401: AnswerSnapshot = {
 /** Installing and building Next.js waits for every other scenario's tsc, then for the other Next build. */
 const CLI_BUILD_TIMEOUT = 900_000;
 
-describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
+describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   let app: RunningApp | undefined;
   afterAll(async () => {
     await app?.stop();
@@ -261,7 +275,7 @@ describe.each(SCENARIOS.filter(isCliScenario))('$title', (scenario) => {
   });
 });
 
-describe.each(SCENARIOS.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
+describe.each(PLAYED.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
   it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
     await installed(scenario);
   });

@@ -25,11 +25,19 @@ interface ScenarioBase {
   /** Exact Node versions it also runs on, besides the one running the tests. */
   readonly alsoRunsOn?: readonly string[];
   /**
-   * Checks beyond the key flow: `global-body-parser`, the app's own body parsers mounted before
-   * drops' routes (malformed and oversized bodies on `POST /keys`).
+   * Variants of the fixture, each with its checks beyond the key flow; the app reads them from
+   * `DROPS_SCENARIO_OPTIONS` (comma-separated). `global-body-parser`: the app's own
+   * `express.json()`/`express.urlencoded()` mounted before drops' routes, and malformed and
+   * oversized bodies on `POST /keys` checked.
    */
-  readonly alsoChecks?: readonly 'global-body-parser'[];
+  readonly options?: readonly ScenarioOption[];
 }
+
+/** A variant of a fixture: see {@link ScenarioBase.options}. */
+export type ScenarioOption = 'global-body-parser';
+
+/** The variable a fixture reads its {@link ScenarioOption}s from. */
+export const SCENARIO_OPTIONS_ENV = 'DROPS_SCENARIO_OPTIONS';
 
 /** One existing app the consumer test plays: one source file, compiled by the workspace's tsc and run with node. */
 export interface TscScenario extends ScenarioBase {
@@ -90,6 +98,29 @@ function nextScenario(major: 15 | 16, range: string): CliScenario {
 
 /** The oldest Node that `engines` names: every app runs there too (vitest itself cannot). */
 const OLDEST_NODE = TESTED_NODE_VERSIONS[0]!;
+
+/**
+ * A NestJS app on one HTTP platform: one fixture (it takes platform-fastify when installed), so
+ * the scenarios of a major differ only in the platform package. NestJS 12 is ESM only: a CommonJS
+ * app require()s it (Node 20.19 and later; TypeScript allows it under nodenext), so it does not run
+ * on the oldest Node.
+ */
+function nestScenario(major: 11 | 12, platform: 'express' | 'fastify'): TscScenario {
+  const esmOnly = major >= 12;
+  const module = esmOnly ? 'nodenext' : 'node16';
+  const range = `^${major}.0.0`;
+  return {
+    name: `nestjs-${major}-${platform}`,
+    title: `NestJS ${major} on platform-${platform}, CommonJS TypeScript with experimentalDecorators (module ${module})`,
+    fixture: 'nestjs-app.ts',
+    packageType: 'commonjs',
+    drops: ['@drops/auth', '@drops/auth-nestjs'],
+    dependencies: { '@nestjs/common': range, '@nestjs/core': range, [`@nestjs/platform-${platform}`]: range, ...NEST_RUNTIME },
+    devDependencies: TYPES_NODE,
+    compilerOptions: { module, moduleResolution: module, ...NEST_DECORATORS },
+    ...(esmOnly ? {} : { alsoRunsOn: [OLDEST_NODE] }),
+  };
+}
 
 /**
  * Existing apps, as they are found in the wild: the last two majors of Express and Koa, Fastify 4
@@ -175,38 +206,9 @@ export const SCENARIOS: readonly Scenario[] = [
     compilerOptions: NODE16,
     alsoRunsOn: [OLDEST_NODE],
   },
-  {
-    name: 'nestjs-11-express',
-    title: 'NestJS 11 on platform-express, CommonJS TypeScript with experimentalDecorators (module node16)',
-    fixture: 'nestjs-app.ts',
-    packageType: 'commonjs',
-    drops: ['@drops/auth', '@drops/auth-nestjs'],
-    dependencies: { '@nestjs/common': '^11.0.0', '@nestjs/core': '^11.0.0', '@nestjs/platform-express': '^11.0.0', ...NEST_RUNTIME },
-    devDependencies: TYPES_NODE,
-    compilerOptions: { ...NODE16, ...NEST_DECORATORS },
-    alsoRunsOn: [OLDEST_NODE],
-  },
-  {
-    // NestJS 12 is ESM only: a CommonJS app require()s it (Node 20.19 and later; TypeScript allows it under nodenext).
-    name: 'nestjs-12-express',
-    title: 'NestJS 12 on platform-express, CommonJS TypeScript with experimentalDecorators (module nodenext)',
-    fixture: 'nestjs-app.ts',
-    packageType: 'commonjs',
-    drops: ['@drops/auth', '@drops/auth-nestjs'],
-    dependencies: { '@nestjs/common': '^12.0.0', '@nestjs/core': '^12.0.0', '@nestjs/platform-express': '^12.0.0', ...NEST_RUNTIME },
-    devDependencies: TYPES_NODE,
-    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', ...NEST_DECORATORS },
-  },
-  {
-    name: 'nestjs-12-fastify',
-    title: 'NestJS 12 on platform-fastify, CommonJS TypeScript with experimentalDecorators (module nodenext)',
-    fixture: 'nestjs-app.ts',
-    packageType: 'commonjs',
-    drops: ['@drops/auth', '@drops/auth-nestjs'],
-    dependencies: { '@nestjs/common': '^12.0.0', '@nestjs/core': '^12.0.0', '@nestjs/platform-fastify': '^12.0.0', ...NEST_RUNTIME },
-    devDependencies: TYPES_NODE,
-    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', ...NEST_DECORATORS },
-  },
+  nestScenario(11, 'express'),
+  nestScenario(12, 'express'),
+  nestScenario(12, 'fastify'),
   {
     name: 'esm-bundler',
     title: 'Express 5, ESM TypeScript (module esnext, moduleResolution bundler)',
@@ -234,13 +236,13 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'express-5-global-json',
     title: 'Express 5 with a global express.json() and express.urlencoded() before drops, ESM TypeScript (module node16)',
-    fixture: 'express-global-body-parser-app.ts',
+    fixture: 'express-app.ts',
     packageType: 'module',
     drops: ['@drops/auth', '@drops/auth-express'],
     dependencies: { express: '^5.1.0' },
     devDependencies: { ...TYPES_NODE, '@types/express': '^5.0.0' },
     compilerOptions: NODE16,
-    alsoChecks: ['global-body-parser'],
+    options: ['global-body-parser'],
   },
   nextScenario(15, '^15.5.0'),
   nextScenario(16, '^16.4.0'),

@@ -54,8 +54,9 @@ function track(child: ChildProcess): { output: () => string; isRunning: () => bo
 }
 
 /**
- * Starts a compiled scratch app with the given node binary. The app reports its address and an ID
- * token over the IPC channel once it listens; an exit before that rejects with its output.
+ * Starts a compiled scratch app with the given node binary, `env` added to the test's environment.
+ * The app reports its address and an ID token over the IPC channel once it listens; an exit
+ * before that rejects with its output.
  *
  * @example
  * ```ts
@@ -63,8 +64,8 @@ function track(child: ChildProcess): { output: () => string; isRunning: () => bo
  * try { await fetch(`${app.url}/healthz`); } finally { await app.stop(); }
  * ```
  */
-export function startApp(nodeBinary: string, entry: string, cwd: string): Promise<RunningApp> {
-  const child = spawn(nodeBinary, [entry], { cwd, env: scratchEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+export function startApp(nodeBinary: string, entry: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<RunningApp> {
+  const child = spawn(nodeBinary, [entry], { cwd, env: scratchEnv(env), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   const { output, isRunning, stop } = track(child);
 
   return new Promise((resolve, reject) => {

@@ -8,7 +8,8 @@ export type Fail = (req: Request, res: Response, next: NextFunction, error: unkn
 /**
  * A drops-auth error is answered here, with its exact bytes (after `onError` has seen it), so an
  * app never sends Express's HTML page for a 401 or 503; any other error, or one after the answer
- * has started, goes to `next(err)`.
+ * has started, goes to `next(err)`. An error after authentication (`req.auth` set) carries the
+ * expiry warning as every other answer to the request does.
  * @internal
  */
 export function failWith(onError: ((error: DropsAuthError, req: Request) => void) | undefined): Fail {
@@ -18,6 +19,6 @@ export function failWith(onError: ((error: DropsAuthError, req: Request) => void
       return;
     }
     onError?.(error, req);
-    writeNodeAnswer(res, error);
+    writeNodeAnswer(res, error, req.auth);
   };
 }

@@ -1,11 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import {
-  authorizationOfNodeRequest,
-  createKeyRoutes,
-  KEY_EXPIRATION_HEADER,
-  keyExpirationHeader,
-  writeNodeAnswer,
-} from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes, writeNodeAnswer } from '@drops/auth/adapter';
 import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
@@ -37,14 +31,10 @@ export function createKeysRouter(
       authorization: authorizationOfNodeRequest(req),
       info: () => requestInfoOf(req),
       readJson: (limit) => readKeysBody(req, limit),
-      authenticated: (principal) => {
-        req.auth = principal;
-        // Set now, so the errors after authentication (400, 404, 405) carry it too.
-        const expiration = keyExpirationHeader(principal);
-        if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
-      },
+      // `fail` writes an error after authentication with `req.auth` too (the expiry warning).
+      authenticated: (principal) => (req.auth = principal),
     });
-    writeNodeAnswer(res, answer);
+    writeNodeAnswer(res, answer, req.auth);
   });
   // Every path goes to the one core; the routes are declared so that Express names the one that
   // answered (`req.route`: `/keys/:id` in an access log), the last layer takes the rest.

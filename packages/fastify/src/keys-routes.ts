@@ -1,5 +1,5 @@
 import { DropsAuthError, type Authenticator, type KeyManager, type KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes } from '@drops/auth/adapter';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import './drops-auth-request.js';
 import { answerError, type OnError } from './on-error.js';
@@ -53,14 +53,10 @@ export function keysRoutesPlugin(authenticator: Authenticator, keys: KeyManager 
           authorization: authorizationOfNodeRequest(request.raw),
           info: () => requestInfoOf(request),
           readJson: (limit) => readKeysBody(request, limit),
-          authenticated: (principal) => {
-            (request as { auth: unknown }).auth = principal;
-            // Set now, so the errors after authentication (400, 404, 405) carry it too.
-            const expiration = keyExpirationHeader(principal);
-            if (expiration !== null) reply.header(KEY_EXPIRATION_HEADER, expiration);
-          },
+          // `respondWithError` writes an error after authentication with `request.auth` too (the expiry warning).
+          authenticated: (principal) => ((request as { auth: unknown }).auth = principal),
         });
-        return respondWithAnswer(reply, answer);
+        return respondWithAnswer(reply, answer, request.auth);
       } catch (error) {
         if (error instanceof DropsAuthError) return answerError(request, reply, error, onError);
         throw error;

@@ -1,4 +1,4 @@
-import { DropsAuthError } from '@drops/auth';
+import { DropsAuthError, type Principal } from '@drops/auth';
 import { answerResponse } from '@drops/auth/adapter';
 import type { Context } from 'hono';
 
@@ -7,12 +7,13 @@ export type OnError = (error: DropsAuthError, c: Context) => void;
 
 /**
  * The answer to a drops-auth error once `onError` has seen it: the core's status, headers in the
- * kit's order and exact body bytes (the uniform 401 is the same bytes as every adapter's).
+ * kit's order and exact body bytes (the uniform 401 is the same bytes as every adapter's); after
+ * authentication, the expiry warning for the key in `c.get('auth')`, as on every other answer.
  * @internal
  */
 export function answerError(c: Context, error: DropsAuthError, onError: OnError | undefined): Response {
   onError?.(error, c);
-  return answerResponse(error, c.req.method);
+  return answerResponse(error, c.req.method, c.get('auth') as Principal | null | undefined);
 }
 
 /**

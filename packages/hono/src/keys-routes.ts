@@ -1,5 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { answerResponse, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader, readRequestJson } from '@drops/auth/adapter';
+import { answerResponse, createKeyRoutes, readRequestJson } from '@drops/auth/adapter';
 import { Hono, type Context } from 'hono';
 import { answeringErrors, type OnError } from './answer-error.js';
 import { clientInfoOf, type ClientIp } from './client-info.js';
@@ -14,17 +14,6 @@ export type KeysRoutesOptions = KeyRoutesOptions;
  * `/keys` itself, `'/'` for `/keys/`, `'/<id>'` below. The mount path is the matched route's
  * pattern (`<mount>/*`), read as `c.req.routePath`, which every Hono 4 release has.
  */
-/**
- * The answer, with `Drops-Key-Expiration` when the caller's key expires soon: the core's own
- * answers carry it already, an error after authentication (400, 404, 405) gets it here.
- */
-async function withKeyExpiration(c: Context<{ Variables: OptionalDropsAuthVariables }>, answer: Promise<Response>): Promise<Response> {
-  const response = await answer;
-  const expiration = keyExpirationHeader(c.get('auth'));
-  if (expiration !== null && !response.headers.has(KEY_EXPIRATION_HEADER)) response.headers.set(KEY_EXPIRATION_HEADER, expiration);
-  return response;
-}
-
 function pathBelowMount(c: Context, pathname: string): string {
   const mount = c.req.routePath.replace(/\/?\*$/, '');
   const mountSegments = mount === '' || mount === '/' ? 0 : mount.split('/').length - 1;
@@ -48,23 +37,21 @@ export function createKeysRoutes(
   const routes = createKeyRoutes(authenticator, keys, options, 'keysRoutes()');
   const app = new Hono<{ Variables: OptionalDropsAuthVariables }>();
   app.all('*', (c) =>
-    withKeyExpiration(
-      c,
-      answeringErrors(c, onError, async () => {
-        const request = c.req.raw;
-        const url = new URL(request.url);
-        const answer = await routes.handle({
-          method: request.method,
-          path: pathBelowMount(c, url.pathname),
-          query: url.searchParams,
-          authorization: request.headers,
-          info: () => clientInfoOf(c, clientIp),
-          readJson: (limit) => readRequestJson(request, limit),
-          authenticated: (principal) => c.set('auth', principal),
-        });
-        return answerResponse(answer, request.method);
-      }),
-    ),
+    answeringErrors(c, onError, async () => {
+      const request = c.req.raw;
+      const url = new URL(request.url);
+      const answer = await routes.handle({
+        method: request.method,
+        path: pathBelowMount(c, url.pathname),
+        query: url.searchParams,
+        authorization: request.headers,
+        info: () => clientInfoOf(c, clientIp),
+        readJson: (limit) => readRequestJson(request, limit),
+        // `answerError` writes an error after authentication with `c.get('auth')` too (the expiry warning).
+        authenticated: (principal) => c.set('auth', principal),
+      });
+      return answerResponse(answer, request.method, c.get('auth'));
+    }),
   );
   return app;
 }

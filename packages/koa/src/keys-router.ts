@@ -1,5 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes, KEY_EXPIRATION_HEADER, keyExpirationHeader } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes } from '@drops/auth/adapter';
 import Router from '@koa/router';
 import { readKeysBody } from './read-json-body.js';
 import { requestInfoOf } from './request-info.js';
@@ -40,14 +40,10 @@ export function createKeysRouter(
         authorization: authorizationOfNodeRequest(ctx.req),
         info: () => requestInfoOf(ctx),
         readJson: (limit) => readKeysBody(ctx, limit),
-        authenticated: (principal) => {
-          ctx.state['auth'] = principal;
-          // Set now, so the errors after authentication (400, 404, 405) carry it too.
-          const expiration = keyExpirationHeader(principal);
-          if (expiration !== null) ctx.set(KEY_EXPIRATION_HEADER, expiration);
-        },
+        // `respondWithError` writes an error after authentication with `ctx.state.auth` too (the expiry warning).
+        authenticated: (principal) => (ctx.state['auth'] = principal),
       });
-      respondWithAnswer(ctx, answer);
+      respondWithAnswer(ctx, answer, ctx.state['auth']);
     }, onError),
   );
   return router;

@@ -1,4 +1,4 @@
-import type { DropsAuthError } from '@drops/auth';
+import type { DropsAuthError, Principal } from '@drops/auth';
 import { canonicalHeaders, type RouteAnswer } from '@drops/auth/adapter';
 import type { Context } from 'koa';
 
@@ -9,7 +9,9 @@ import type { Context } from 'koa';
  *
  * The error's headers and `Content-Length` go out in the canonical order (sorted by name), after
  * any header set earlier on the response (an earlier copy is removed first: Node keeps a header
- * where it was first set), so no route can answer its 401 in another order.
+ * where it was first set), so no route can answer its 401 in another order. After authentication
+ * (`ctx.state.auth` set) an API key expiring within 7 days is warned with `Drops-Key-Expiration`,
+ * as on every other answer to it.
  *
  * @example
  * ```ts
@@ -22,15 +24,16 @@ import type { Context } from 'koa';
  * ```
  */
 export function respondWithError(ctx: Context, error: DropsAuthError): void {
-  respondWithAnswer(ctx, error);
+  respondWithAnswer(ctx, error, ctx.state['auth'] as Principal | null | undefined);
 }
 
 /**
- * Writes a route's answer (a `DropsAuthError` is one) as its exact bytes; see {@link respondWithError}.
+ * Writes a route's answer (a `DropsAuthError` is one) as its exact bytes, with the expiry warning
+ * for `principal` (the kit's `canonicalHeaders`); see {@link respondWithError}.
  * @internal
  */
-export function respondWithAnswer(ctx: Context, answer: RouteAnswer): void {
-  const headers = canonicalHeaders(answer);
+export function respondWithAnswer(ctx: Context, answer: RouteAnswer, principal?: Principal | null): void {
+  const headers = canonicalHeaders(answer, principal);
   for (const [name] of headers) ctx.remove(name);
   ctx.status = answer.status;
   for (const [name, value] of headers) ctx.set(name, value);

@@ -1,4 +1,4 @@
-import { DropsAuthError } from '@drops/auth';
+import { DropsAuthError, type Principal } from '@drops/auth';
 import { writeNodeAnswer } from '@drops/auth/adapter';
 import { Catch, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { DropsAuthContext } from './drops-auth-options.js';
@@ -18,7 +18,9 @@ export class DropsAuthErrorFilter implements ExceptionFilter<DropsAuthError> {
   catch(error: DropsAuthError, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw error;
     const http = host.switchToHttp();
-    this.context.onError?.(error, http.getRequest());
-    writeNodeAnswer(rawResponseOf(http.getResponse()), error);
+    const request = http.getRequest<{ auth?: Principal | null }>();
+    this.context.onError?.(error, request);
+    // Thrown by a route after the guard: the expiry warning, as on the route's own answers.
+    writeNodeAnswer(rawResponseOf(http.getResponse()), error, request.auth);
   }
 }

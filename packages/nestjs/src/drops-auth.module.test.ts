@@ -1,5 +1,5 @@
 import type { Principal as DropsPrincipal, KeyStore } from '@drops/auth';
-import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
+import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, NotFoundError } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { Controller, Get, Module, UseGuards } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,12 @@ class AccountController {
   @UseGuards(DropsIdTokenGuard)
   tokenOnly(@Principal() principal: DropsPrincipal) {
     return { accountId: principal.accountId, credential: principal.credential };
+  }
+
+  @Get('missing')
+  @UseGuards(DropsAuthGuard)
+  missing(): never {
+    throw new NotFoundError('no such drop');
   }
 }
 
@@ -83,15 +89,33 @@ describe.each(PLATFORMS)('DropsAuthGuard and DropsIdTokenGuard, platform-%s', (p
 
   const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
 
-  async function mintKey(sub: string): Promise<string> {
+  async function mintKey(sub: string, expiresAt?: string): Promise<string> {
     const res = await fetch(`${server.url}/api/keys`, {
       method: 'POST',
       headers: { ...bearer(idp.mintIdToken({ sub })), 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'ci' }),
+      body: JSON.stringify({ name: 'ci', ...(expiresAt === undefined ? {} : { expiresAt }) }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { apiKey: string }).apiKey;
   }
+
+  it("warns a key expiring within 7 days with Drops-Key-Expiration, on the route's answer and on a drops-auth error it throws", async () => {
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const expiring = await mintKey('acct-expiring', expiresAt);
+    const ok = await fetch(`${server.url}/either`, { headers: bearer(expiring) });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('drops-key-expiration')).toBe(expiresAt);
+    const notFound = await fetch(`${server.url}/missing`, { headers: bearer(expiring) });
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('drops-key-expiration')).toBe(expiresAt);
+    const lasting = await mintKey('acct-expiring');
+    for (const credential of [lasting, idp.mintIdToken({ sub: 'acct-expiring' })]) {
+      expect((await fetch(`${server.url}/either`, { headers: bearer(credential) })).headers.get('drops-key-expiration')).toBeNull();
+    }
+    const refused = await fetch(`${server.url}/token-only`, { headers: bearer(expiring) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('drops-key-expiration')).toBeNull();
+  });
 
   it('lets an API key through DropsAuthGuard, with its principal, and refuses it on DropsIdTokenGuard', async () => {
     const apiKey = await mintKey('acct-key');

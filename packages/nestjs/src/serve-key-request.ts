@@ -1,14 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DropsAuthError, PayloadTooLargeError } from '@drops/auth';
-import {
-  authorizationOfNodeRequest,
-  KEY_EXPIRATION_HEADER,
-  keyExpirationHeader,
-  parseJsonText,
-  readJsonBody,
-  requestInfoOfNodeRequest,
-  writeNodeAnswer,
-} from '@drops/auth/adapter';
+import { DropsAuthError, PayloadTooLargeError, type Principal } from '@drops/auth';
+import { authorizationOfNodeRequest, parseJsonText, readJsonBody, requestInfoOfNodeRequest, writeNodeAnswer } from '@drops/auth/adapter';
 import type { DropsAuthContext } from './drops-auth-options.js';
 
 type KeyRoutesMount = NonNullable<DropsAuthContext['keyRoutes']>;
@@ -38,6 +30,7 @@ export async function serveKeyRequest(
   ip: string | null,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
+  let principal: Principal | undefined;
   try {
     const answer = await mount.routes.handle({
       method: req.method ?? 'GET',
@@ -46,18 +39,17 @@ export async function serveKeyRequest(
       authorization: authorizationOfNodeRequest(req),
       info: () => requestInfoOfNodeRequest(req, ip),
       readJson: (limit) => readKeysBody(req, limit),
-      authenticated: (principal) => {
-        (frameworkRequest as { auth?: unknown }).auth = principal;
-        // Set now, so the errors after authentication (400, 404, 405) carry it too.
-        const expiration = keyExpirationHeader(principal);
-        if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
+      authenticated: (p) => {
+        principal = p;
+        (frameworkRequest as { auth?: unknown }).auth = p;
       },
     });
-    writeNodeAnswer(res, answer);
+    writeNodeAnswer(res, answer, principal);
   } catch (error) {
     if (!(error instanceof DropsAuthError)) throw error;
     context.onError?.(error, frameworkRequest);
-    writeNodeAnswer(res, error);
+    // An error after authentication (400, 404, 405) carries the expiry warning too.
+    writeNodeAnswer(res, error, principal);
   }
 }
 

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '@drops/auth';
 import { KEYS_TABLE } from '@drops/auth-postgres';
 import { describe, expect, it } from 'vitest';
-import { mannWhitney } from '../testing/mann-whitney.js';
+// The one Mann-Whitney U of the repository, bench/timing.bench.mjs's.
+import { mannWhitney } from '../../../../bench/mann-whitney.mjs';
 import { BACKENDS, useTestServer, type TestServer } from '../testing/test-server.js';
 
 const SAMPLES = 200;

@@ -1,3 +1,4 @@
+import type { Principal } from '../authenticator/principal.js';
 import type { RouteAnswer } from '../leaked-keys/route-answer.js';
 import { canonicalHeaders } from './canonical-headers.js';
 
@@ -15,21 +16,31 @@ export interface NodeResponseLike {
  * (any copy set earlier removed first) and its body, nothing added by a framework. Node sends no
  * body to a `HEAD`.
  *
+ * Pass the request's principal once it is authenticated (what `createKeyRoutes` hands to
+ * `authenticated`, or what your middleware set): an answer to an API key expiring within 7 days
+ * then carries `Drops-Key-Expiration`, a success and an error after authentication alike.
+ *
+ * @param res - Node's response.
+ * @param answer - the route's answer, or a `DropsAuthError`.
+ * @param principal - who made the request; omit it (or `null`) before authentication.
+ *
  * @example
  * ```ts
  * import { writeNodeAnswer } from '@drops/auth/adapter';
- * import { DropsAuthError } from '@drops/auth';
+ * import { DropsAuthError, type Principal } from '@drops/auth';
  *
+ * let principal: Principal | undefined;
  * try {
- *   await authenticator.authenticate(authorizationOfNodeRequest(req));
+ *   const answer = await routes.handle({ ...keyRouteRequest, authenticated: (p) => (principal = p) });
+ *   writeNodeAnswer(res, answer, principal);
  * } catch (error) {
- *   if (error instanceof DropsAuthError) return writeNodeAnswer(res, error);
+ *   if (error instanceof DropsAuthError) return writeNodeAnswer(res, error, principal);
  *   throw error;
  * }
  * ```
  */
-export function writeNodeAnswer(res: NodeResponseLike, answer: RouteAnswer): void {
-  const headers = canonicalHeaders(answer);
+export function writeNodeAnswer(res: NodeResponseLike, answer: RouteAnswer, principal?: Principal | null): void {
+  const headers = canonicalHeaders(answer, principal);
   for (const [name] of headers) res.removeHeader(name);
   res.statusCode = answer.status;
   for (const [name, value] of headers) res.setHeader(name, value);

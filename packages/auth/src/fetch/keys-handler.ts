@@ -6,8 +6,7 @@ import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import { createKeyRoutes, type KeyRoutes } from '../key-routes/create-key-routes.js';
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
-import { respondWithError } from './respond-with-error.js';
-import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
+import type { RouteAnswer } from '../leaked-keys/route-answer.js';
 import type { Principal } from '../authenticator/principal.js';
 import { readRequestJson } from './read-request-json.js';
 import { requestInfoOf, type ClientOrRouteContext } from './request-info.js';
@@ -112,34 +111,28 @@ export function keysHandler(
   const basePath = basePathOf(options);
   const requestInfo = requestInfoOption(options);
 
-  function route(request: Request, client: ClientOrRouteContext, authenticated: (principal: Principal) => void): Promise<Response> {
+  function route(request: Request, client: ClientOrRouteContext, authenticated: (principal: Principal) => void): Promise<RouteAnswer> {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new NotFoundError('not found');
-    return routes
-      .handle({
-        method: request.method,
-        path: path.slice(basePath.length),
-        query: url.searchParams,
-        authorization: request.headers,
-        info: () => (requestInfo === undefined ? requestInfoOf(request, client) : requestInfo(request)),
-        readJson: (limit) => readRequestJson(request, limit),
-        authenticated,
-      })
-      .then((answer) => answerResponse(answer, request.method));
+    return routes.handle({
+      method: request.method,
+      path: path.slice(basePath.length),
+      query: url.searchParams,
+      authorization: request.headers,
+      info: () => (requestInfo === undefined ? requestInfoOf(request, client) : requestInfo(request)),
+      readJson: (limit) => readRequestJson(request, limit),
+      authenticated,
+    });
   }
 
   return async (request, client) => {
     let principal: Principal | null = null;
     try {
-      return await route(request, client, (p) => (principal = p));
+      return answerResponse(await route(request, client, (p) => (principal = p)), request.method, principal);
     } catch (error) {
       if (!(error instanceof DropsAuthError)) throw error;
-      // An error after authentication (400, 404, 405, 503) still warns of the key's expiry.
-      const response = respondWithError(error);
-      const expiration = keyExpirationHeader(principal);
-      if (expiration !== null) response.headers.set(KEY_EXPIRATION_HEADER, expiration);
-      return response;
+      return answerResponse(error, request.method, principal);
     }
   };
 }

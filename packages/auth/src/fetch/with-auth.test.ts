@@ -47,6 +47,16 @@ describe('withAuth (fetch-style handlers)', () => {
     const redirected = await redirecting(request(`Bearer ${soon.secret}`));
     expect(redirected.status).toBe(302);
     expect(redirected.headers.get('drops-key-expiration')).toBe(expiresAt.toISOString());
+    // A drops-auth error the handler throws after authentication warns too; the 401 before it never does.
+    const failing = withAuth(authenticator, {}, async () => {
+      throw new NotFoundError('no such drop');
+    });
+    const notFound = await failing(request(`Bearer ${soon.secret}`));
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('drops-key-expiration')).toBe(expiresAt.toISOString());
+    const unauthenticated = await failing(request('Bearer hp_unknown'));
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('drops-key-expiration')).toBeNull();
   });
 
   it('passes the principal to the handler', async () => {

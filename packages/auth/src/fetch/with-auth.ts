@@ -3,7 +3,7 @@ import { parseAccept } from '../authenticator/create-authenticator.js';
 import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
-import { respondWithError } from './respond-with-error.js';
+import { answerResponse } from '../adapter/answer-response.js';
 import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
 
 /** The handler's response, with `Drops-Key-Expiration` when the principal's key expires soon (a copy when its headers are immutable). */
@@ -90,17 +90,19 @@ export function withAuth<Args extends unknown[]>(
   const { requestInfo } = options;
   if (requestInfo !== undefined && typeof requestInfo !== 'function') throw new TypeError('withAuth: requestInfo must be a function');
   return async (request, ...rest) => {
+    let principal: Principal | null = null;
     try {
       const authOptions = {
         accept,
         request: requestInfo === undefined ? () => requestInfoOf(request, undefined) : () => requestInfo(request),
       };
-      const principal: Principal | null = optional
+      principal = optional
         ? await authenticator.authenticateOptional(request.headers, authOptions)
         : await authenticator.authenticate(request.headers, authOptions);
       return withExpirationHeader(await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest), principal);
     } catch (error) {
-      if (error instanceof DropsAuthError) return respondWithError(error);
+      // The handler's own drops-auth error (a 404 of `keys.revoke`) warns of the key's expiry too.
+      if (error instanceof DropsAuthError) return answerResponse(error, 'GET', principal);
       throw error;
     }
   };

@@ -9,7 +9,6 @@ import { mintOptionsFromBody } from '../keys/mint-options.js';
 import type { RollOptions } from '../keys/roll-options.js';
 import { jsonAnswer, type RouteAnswer } from '../leaked-keys/route-answer.js';
 import { parseKeyRoutesOptions, type KeyRoutesOptions } from './key-routes-options.js';
-import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
 
 /** What the `/keys` routes need of a request, from any framework. */
 export interface KeyRouteRequest {
@@ -25,7 +24,10 @@ export interface KeyRouteRequest {
   info(): RequestInfo;
   /** The body as JSON, `undefined` when empty (a body parser may have read it already); 400 for non-JSON, 413 over `limit`. */
   readJson(limit: number): Promise<unknown>;
-  /** Told who the caller is once the credential is judged, before routing (e.g. to set `req.auth` for access logs). */
+  /**
+   * Told who the caller is once the credential is judged, before routing: keep it for the answer
+   * writers (the expiry warning, on errors too) and e.g. as `req.auth` for access logs.
+   */
   authenticated?(principal: Principal): void;
 }
 
@@ -104,9 +106,9 @@ function decodeId(rest: string): string {
  *   `200 {"url", "secret"}` (the `whsec_` secret, shown once); `DELETE` `204`. A 404 when the key
  *   manager has no `webhooks` option.
  *
- * A success answered to an API key that expires within 7 days carries `Drops-Key-Expiration`
- * ({@link keyExpirationHeader}); adapters add it to the errors after authentication too
- * (`authenticated`).
+ * The expiry warning (`Drops-Key-Expiration`, to an API key that expires within 7 days) is the
+ * answer writers' part: keep the principal `authenticated` is told and hand it to
+ * `writeNodeAnswer`/`answerResponse` with the answer or the error, so both carry it.
  *
  * Every method on every path is authenticated first, so without a valid credential the answer is
  * the uniform 401, never a 404 or 405; authenticated, another method is a 405 with `Allow` and a
@@ -186,9 +188,7 @@ export function createKeyRoutes(
         request: () => request.info(),
       });
       request.authenticated?.(principal);
-      const answer = await route(principal, request);
-      const expiration = keyExpirationHeader(principal);
-      return expiration === null ? answer : { ...answer, headers: { ...answer.headers, [KEY_EXPIRATION_HEADER]: expiration } };
+      return route(principal, request);
     },
   };
 
