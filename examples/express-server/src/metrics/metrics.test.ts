@@ -61,6 +61,11 @@ describe('GET /metrics on the metrics listener', () => {
     expect(grew('drops_auth_authenticate_duration_seconds_count{credential="api_key",outcome="authenticated"}')).toBe(4);
     expect(grew('drops_auth_authenticate_duration_seconds_bucket{credential="api_key",outcome="authenticated",le="+Inf"}')).toBe(4);
     expect(grew('drops_auth_key_store_duration_seconds_count{operation="findActive"}')).toBe(5);
+    // Where each lookup was answered: the known key from the in-process cache once it was read,
+    // the unknown one from the database (on PGlite an unknown key is always a query).
+    expect(grew('drops_auth_key_lookups_total{from="memory"}') + grew('drops_auth_key_lookups_total{from="store"}')).toBe(5);
+    expect(grew('drops_auth_key_lookups_total{from="memory"}')).toBeGreaterThanOrEqual(3);
+    expect(grew('drops_auth_key_lookups_total{from="store"}')).toBeGreaterThanOrEqual(1);
     expect(grew('drops_http_requests_total{method="GET",route="/whoami",status="200"}')).toBe(4);
     expect(grew('drops_http_requests_total{method="GET",route="none",status="401"}')).toBe(2);
     expect(grew('drops_http_requests_total{method="POST",route="/keys",status="401"}')).toBe(1);
