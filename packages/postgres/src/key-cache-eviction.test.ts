@@ -7,14 +7,14 @@ import { CoherentKeyCache } from './lease/coherent-key-cache.js';
 // bounded, first in first out (a hit does not count as a use); O(1) per insert is measured in bench/bounded-caches.bench.mjs, not timed here.
 interface KeyCache {
   readonly generation: number;
-  get(id: string): ActiveKey | undefined;
+  get(id: string): ActiveKey | null | undefined;
   remember(key: ActiveKey, generation: number): void;
   drop(id: string): void;
 }
 
 function coherentUnderLease(capacity: number): KeyCache {
   const cache = new CoherentKeyCache(capacity, () => 0);
-  cache.granted(Number.POSITIVE_INFINITY);
+  cache.granted(Number.POSITIVE_INFINITY, 0);
   return cache;
 }
 

@@ -80,6 +80,11 @@ const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
+/**
+ * The trigger function that announces every change making a key active (migration 11): a mint, a
+ * plain INSERT, an id or account change, a revocation undone. Payload `<revision>:+<key id>`. @internal
+ */
+export const ANNOUNCE_ACTIVATION_FUNCTION = 'drops_auth_announce_activation';
 
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
@@ -401,6 +406,38 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         expire bigint
       );
       create index ${RATE_LIMITS_TABLE}_expire on ${RATE_LIMITS_TABLE} (expire);
+    `,
+  },
+  {
+    version: 11,
+    name: 'announce every key that becomes active',
+    // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md: every instance holds
+    // the ids of all active keys under its lease, so a mint (or any change that makes a key active)
+    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction, as revocations do;
+    // the minter, which reads the revision in its transaction (it holds the counter row's lock),
+    // waits for the instances' acknowledgements of it. The update trigger is AFTER, so it runs after
+    // migration 5's BEFORE trigger: an account or id change announces the old id gone, then the
+    // (new) id active, in that order. Expand only: instances built on migration 8 ignore '+'.
+    sql: `
+      create function ${ANNOUNCE_ACTIVATION_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        next_revision bigint;
+      begin
+        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':+' || new.id);
+        return new;
+      end
+      $fn$;
+      create trigger ${KEYS_TABLE}_minted
+        before insert on ${KEYS_TABLE}
+        for each row when (new.revoked_at is null)
+        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
+      create trigger ${KEYS_TABLE}_activated
+        after update of revoked_at, id, account_id on ${KEYS_TABLE}
+        for each row
+        when (new.revoked_at is null and (old.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
+        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
     `,
   },
 ]);

@@ -177,7 +177,8 @@ describe('openPostgresKeyStore: the pool options', () => {
       proxy.restore();
       proxy.stall(); // ...and a new one is accepted but never answers
       // The default (5 s) is far longer than this bound: only the option makes it in time.
-      expect(await raceAgainst(Promise.resolve(store.findActive(key.id)), 2_500)).toBeInstanceOf(UnavailableError);
+      // (A listing: a key lookup without its lease is a 503 at once, with no connection at all.)
+      expect(await raceAgainst(store.listByAccount('acct_connect'), 2_500)).toBeInstanceOf(UnavailableError);
     } finally {
       proxy.restore();
       await store.close();

@@ -1,5 +1,5 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
 
 /**
  * First half of the two-int advisory lock key that serialises one account's mints (the second is
@@ -20,6 +20,9 @@ export const SQL = {
     )
     insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
     select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
+  // After a mint, in its transaction: the revision its announcement took (migration 11's trigger
+  // took the counter row's lock, so this is ours), for the store to wait on.
+  mintRevision: `select revision::text as revision from ${REVISION_TABLE}`,
   // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
   // by a statement that starts once the lock is held, sees every earlier mint committed.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,

@@ -21,7 +21,7 @@ import { waitForAcknowledgements, type RevocationWait } from './lease/wait-for-a
 import { parseStoreSettings, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 import { eventParams, keyParams, mintedContext, SQL, UNATTRIBUTED } from './postgres-key-store-sql.js';
 import { completeRevocationRequest, pendingRevocationRequests, recordRevocationRequest } from './pending-revocation-requests.js';
-import type { Queryable } from './queryable.js';
+import type { Queryable, SqlExecutor } from './queryable.js';
 import { creationError, unavailable } from './store-error.js';
 import { writeLastUses } from './write-last-uses.js';
 import { DatabaseClock } from './lease/database-clock.js';
@@ -102,46 +102,90 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /**
-   * Stores a new active key and its `'minted'` event, in one statement. Rejects with a plain
-   * `Error` if the id exists, `UnavailableError` if the database fails.
+   * Stores a new active key and its `'minted'` event, in one statement, and resolves once every
+   * instance holding a cache lease knows the key (as `revoke` waits): it then works on all of
+   * them. Rejects with a plain `Error` if the id exists, `UnavailableError` if the database fails.
    */
   async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
     const params = [...keyParams(key), ...eventParams(mintedContext(key, event)), key.expiresAt];
+    let revision: number;
     try {
-      await this.#db.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
+      revision = await this.#db.transaction(async (tx) => {
+        await tx.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
+        return this.#mintRevision(tx);
+      });
     } catch (error) {
       throw creationError(error);
     }
+    await this.#waitForMint(revision);
+  }
+
+  async #mintRevision(tx: SqlExecutor): Promise<number> {
+    const { rows } = await tx.query<{ revision: string }>(SQL.mintRevision, [], {
+      name: 'drops_auth_mint_revision',
+      timeoutMs: this.#timeoutMs,
+    });
+    return Number(rows[0]?.revision ?? 0);
+  }
+
+  /**
+   * A mint resolves once every instance holding a lease knows the key (acknowledged its revision,
+   * or its lease expired): from then on it works everywhere. If the wait fails the caller answers
+   * 503 and the secret is never shown, so the key committed meanwhile can never be used.
+   */
+  async #waitForMint(revision: number): Promise<void> {
+    await this.#waitFor(revision);
   }
 
   /**
    * Creates the key unless its account already holds `maxActive` active keys; resolves whether it
    * did. Mints of one account take turns on a transaction-scoped advisory lock, so two instances
    * minting at once at `maxActive - 1` store one key, not two. The `'minted'` event is written by
-   * the same statement.
+   * the same statement; a stored key is known to every leased instance before this resolves.
    */
   async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
     const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event)), key.expiresAt];
+    let minted: number | null;
     try {
-      return await this.#db.transaction(async (tx) => {
+      minted = await this.#db.transaction(async (tx) => {
         await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
         const { rows } = await tx.query(SQL.createWithinLimit, params, {
           name: 'drops_auth_keys_create_within_limit',
           timeoutMs: this.#timeoutMs,
         });
-        return rows.length === 1;
+        return rows.length === 1 ? this.#mintRevision(tx) : null;
       });
     } catch (error) {
       throw creationError(error);
     }
+    if (minted === null) return false;
+    await this.#waitForMint(minted);
+    return true;
   }
 
   /**
    * The active key with this id, or `null` if it is unknown or revoked: one index lookup, the same
    * work for both. On PGlite a key found before answers from memory (see `maxCachedKeys`).
    */
-  findActive(id: string): Promise<ActiveKey | null> | ActiveKey {
-    return this.#cache.get(id) ?? this.#lookUp(id, this.#cache.generation);
+  findActive(id: string): Promise<ActiveKey | null> | ActiveKey | null {
+    const known = this.#cache.get(id);
+    if (known !== undefined) return known;
+    if (!this.#cache.held) return this.#whenHeld(id);
+    return this.#lookUp(id, this.#cache.generation);
+  }
+
+  /**
+   * Without its lease (starting, or the lease session lost) the leased cache cannot tell an unknown
+   * id from a new key: the lookup waits for the lease, at most a query's timeout, then is a 503.
+   * Never a query per request, whatever a flood of random keys does meanwhile.
+   */
+  async #whenHeld(id: string): Promise<ActiveKey | null> {
+    if (await this.#cache.heldWithin(this.#timeoutMs)) {
+      const known = this.#cache.get(id);
+      if (known !== undefined) return known;
+      if (this.#cache.held) return this.#lookUp(id, this.#cache.generation);
+    }
+    throw unavailable(new Error('no cache lease: the key store cannot answer from memory'));
   }
 
   async #lookUp(id: string, generation: number): Promise<ActiveKey | null> {
@@ -248,8 +292,15 @@ export class PostgresKeyStore implements KeyStore {
    * tells `onRevocationWait` and `report` how the instances took it.
    */
   async #waitForRevision(revision: number, report: ReportRevocation | undefined): Promise<void> {
+    const wait = await this.#waitFor(revision);
+    this.#onRevocationWait?.(wait);
+    report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
+  }
+
+  /** Until no instance holding a lease has yet to apply `revision` (a mint or a revocation). */
+  #waitFor(revision: number): Promise<RevocationWait> {
     const cache = this.#cache;
-    const wait = await waitForAcknowledgements({
+    return waitForAcknowledgements({
       db: this.#db,
       revision,
       monotonicNow: this.#monotonicNow,
@@ -257,8 +308,6 @@ export class PostgresKeyStore implements KeyStore {
       maxPollMs: cache.maxPollMs,
       timeoutMs: this.#timeoutMs,
     }).catch((error: unknown) => Promise.reject(unavailable(error)));
-    this.#onRevocationWait?.(wait);
-    report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
   }
 
   /** The account's key events, newest first; a malformed cursor is a 400 before any query. */

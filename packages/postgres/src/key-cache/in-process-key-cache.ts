@@ -13,6 +13,7 @@ export class InProcessKeyCache implements KeyCache {
   readonly #keys: ActiveKeyCache;
   readonly #isOpen: () => boolean;
   readonly maxPollMs = 25;
+  readonly held = true;
 
   constructor(keys: ActiveKeyCache, inProcess: NonNullable<Queryable['inProcess']>) {
     this.#keys = keys;
@@ -25,6 +26,10 @@ export class InProcessKeyCache implements KeyCache {
 
   get(id: string): ActiveKey | undefined {
     return this.#isOpen() ? this.#keys.get(id) : undefined;
+  }
+
+  heldWithin(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 
   remember(key: ActiveKey, generation: number): void {

@@ -8,8 +8,18 @@ import type { ActiveKey } from '@drops/auth';
  * @internal
  */
 export interface KeyCache {
-  /** The key, when it may be answered from memory now; `undefined`: ask the database. */
-  get(id: string): ActiveKey | undefined;
+  /**
+   * The key, when it may be answered from memory now; `null`: certainly not an active key (the
+   * leased membership says so); `undefined`: ask the database, if {@link held}.
+   */
+  get(id: string): ActiveKey | null | undefined;
+  /**
+   * Whether a lookup may go on: always, except for the leased cache without its lease (or before
+   * its membership is built and current), when the store waits ({@link heldWithin}) or answers 503.
+   */
+  readonly held: boolean;
+  /** Resolves `true` once {@link held}, `false` if not within `ms`. */
+  heldWithin(ms: number): Promise<boolean>;
   /** Taken before a lookup's query and handed back to {@link remember}. */
   readonly generation: number;
   /** Keeps a key read at `generation`, unless a key was dropped (or the lease changed) since. */
@@ -29,6 +39,8 @@ export interface KeyCache {
 /** No cache: every lookup is a query; a revocation's wait polls. @internal */
 export const noKeyCache: KeyCache = Object.freeze({
   get: () => undefined,
+  held: true,
+  heldWithin: () => Promise.resolve(true),
   generation: 0,
   remember: () => {},
   drop: () => {},

@@ -1,5 +1,6 @@
 import type { ActiveKey } from '@drops/auth';
 import { ActiveKeyCache } from '../active-key-cache.js';
+import type { KeyMembership } from './key-membership.js';
 
 /**
  * Active keys kept in memory under a lease (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): a key answers from here only
@@ -11,12 +12,27 @@ import { ActiveKeyCache } from '../active-key-cache.js';
  * now. So a read that raced a revocation, or one sent outside a lease, never puts a key back.
  * The keys themselves, the generation and eviction are an {@link ActiveKeyCache}'s; this adds the
  * lease.
+ *
+ * Under the same lease it holds the {@link KeyMembership} of every active id, kept current by the
+ * announcements (`<revision>:+<id>` a key became active, `<revision>:<id>` it went, `*` all went),
+ * applied in revision order. It answers only while {@link held}: the lease is valid, the
+ * membership built, and every revision the lease claims to have seen applied. Otherwise the store
+ * waits for it (and answers 503), never asks the database per request.
  * @internal
  */
 export class CoherentKeyCache {
   readonly #keys: ActiveKeyCache;
   readonly #now: () => number;
   #deadline = Number.NEGATIVE_INFINITY;
+  #members: KeyMembership | null = null;
+  /** Announcements heard while the membership is built: applied once it is, after its snapshot. */
+  #heard: { revision: number; id: string }[] = [];
+  /** Highest revision applied to the membership. */
+  #applied = 0;
+  /** The membership answers once `#applied` reaches this (the revision a lease began or came back at). */
+  #required = Number.POSITIVE_INFINITY;
+  #waiters = new Set<() => void>();
+  #wasHeld = false;
 
   constructor(capacity: number, monotonicNow: () => number) {
     this.#keys = new ActiveKeyCache(capacity);
@@ -32,14 +48,91 @@ export class CoherentKeyCache {
     return this.#now() < this.#deadline;
   }
 
-  /** The key, if kept and the lease is valid; a lapsed lease empties the cache. */
-  get(id: string): ActiveKey | undefined {
-    if (this.#keys.size === 0) return undefined;
+  /** Whether {@link get} answers: the lease is valid, the membership built and current. */
+  get held(): boolean {
+    return this.#members !== null && this.#applied >= this.#required && this.#now() < this.#deadline;
+  }
+
+  /**
+   * The key, if kept; `null` if it is certainly not active (not in the membership); `undefined`
+   * when the database must say (a possible member, or not {@link held}: check it). A lapsed lease
+   * empties the cache.
+   */
+  get(id: string): ActiveKey | null | undefined {
     if (this.#now() >= this.#deadline) {
-      this.lapse();
+      if (this.#keys.size > 0) this.lapse();
       return undefined;
     }
-    return this.#keys.get(id);
+    const key = this.#keys.get(id);
+    if (key !== undefined) return key;
+    if (this.#members === null || this.#applied < this.#required) return undefined;
+    return this.#members.mayContain(id) ? undefined : null;
+  }
+
+  /**
+   * Resolves `true` once {@link held}, `false` if not within `ms`. Only an instance starting (never
+   * held yet) waits; one that lost its lease answers `false` at once (a 503) until it has it again.
+   */
+  heldWithin(ms: number): Promise<boolean> {
+    if (this.held) return Promise.resolve(true);
+    if (this.#wasHeld) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        if (!this.held) return;
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(done);
+        resolve(this.held);
+      }, ms);
+      timer.unref?.();
+      this.#waiters.add(done);
+    });
+  }
+
+  #wakeWaiters(): void {
+    if (this.held) this.#wasHeld = true;
+    for (const wake of [...this.#waiters]) wake();
+  }
+
+  /** A new session is building the membership: nothing answers from it until {@link built}. */
+  building(): void {
+    this.#members = null;
+    this.#heard = [];
+  }
+
+  /** The membership read at `revision`; announcements heard since are applied on top, in order. */
+  built(members: KeyMembership, revision: number): void {
+    this.#members = members;
+    this.#applied = revision;
+    const heard = this.#heard;
+    this.#heard = [];
+    for (const { revision: r, id } of heard) this.announced(r, id);
+    this.#wakeWaiters();
+  }
+
+  /** An announcement: `+<id>` became active, `<id>` went, `*` every key went. */
+  announced(revision: number, id: string): void {
+    if (id !== '*' && id[0] !== '+') this.#keys.drop(id);
+    if (id === '*') this.#keys.clear();
+    const members = this.#members;
+    if (members === null) {
+      this.#heard.push({ revision, id });
+      return;
+    }
+    if (revision <= this.#applied) return;
+    this.#applied = revision;
+    if (id === '*') members.clear();
+    else if (id[0] === '+') members.add(id.slice(1));
+    else members.remove(id);
+    if (this.#waiters.size > 0 || !this.#wasHeld) this.#wakeWaiters();
+  }
+
+  /** Bytes the membership takes now (0 before it is built). */
+  get membershipBytes(): number {
+    return this.#members?.bytes ?? 0;
   }
 
   remember(key: ActiveKey, generation: number): void {
@@ -52,11 +145,6 @@ export class CoherentKeyCache {
     this.#keys.drop(id);
   }
 
-  /** Every key went at once (the table was truncated): drop them all, invalidate reads in flight; the lease holds. */
-  dropAll(): void {
-    this.#keys.clear();
-  }
-
   /** The lease is lost (session failed, deadline passed, store closing): empty, answer nothing. */
   lapse(): void {
     this.#deadline = Number.NEGATIVE_INFINITY;
@@ -67,16 +155,24 @@ export class CoherentKeyCache {
    * A renewal sent when the lease was valid succeeded: the lease goes on until `deadline`. If it
    * lapsed meanwhile (the answer came late), this is a new lease: nothing from before is kept.
    */
-  renewed(deadline: number): void {
+  renewed(deadline: number, revision: number): void {
     if (this.#now() >= this.#deadline) {
       this.lapse();
+      // Announcements up to `revision` may still be on their way: answer once they are applied.
+      this.#required = revision;
     }
     this.#deadline = Math.max(this.#deadline, deadline);
+    this.#wakeWaiters();
   }
 
-  /** A new lease (a new session): nothing read before it is kept. */
-  granted(deadline: number): void {
+  /**
+   * A new lease (a new session), which claims every revision up to `revision` seen: nothing read
+   * before it is kept, and the membership answers once those revisions are applied.
+   */
+  granted(deadline: number, revision: number): void {
     this.lapse();
+    this.#required = revision;
     this.#deadline = deadline;
+    this.#wakeWaiters();
   }
 }

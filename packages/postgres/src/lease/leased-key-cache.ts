@@ -18,9 +18,10 @@ export interface LeasedKeyCacheOptions extends LeaseTiming {
 
 /**
  * The cache on PostgreSQL (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md):
- * keys answer from memory only under this instance's lease, which a {@link RevocationListener}
- * holds on a dedicated session; announced revocations drop their key, and every instance's
- * acknowledgement wakes the revokers waiting here.
+ * keys, and the membership of every active id, answer from memory only under this instance's
+ * lease, which a {@link RevocationListener} holds on a dedicated session; announced mints and
+ * revocations update them, and every instance's acknowledgement wakes the minters and revokers
+ * waiting here.
  * @internal
  */
 export class LeasedKeyCache implements KeyCache {
@@ -53,8 +54,16 @@ export class LeasedKeyCache implements KeyCache {
     return this.#keys.generation;
   }
 
-  get(id: string): ActiveKey | undefined {
+  get(id: string): ActiveKey | null | undefined {
     return this.#keys.get(id);
+  }
+
+  get held(): boolean {
+    return this.#keys.held;
+  }
+
+  heldWithin(ms: number): Promise<boolean> {
+    return this.#keys.heldWithin(ms);
   }
 
   /** Kept only if no revocation, lapse or new lease happened since the query was sent. */

@@ -3,6 +3,10 @@ import type { DedicatedSession } from '../dedicated-session.js';
 import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
 import type { DatabaseClock } from './database-clock.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
+import { buildMembership } from './build-membership.js';
+
+/** Longest wait for one page of active ids while the membership is built. */
+const MEMBERSHIP_PAGE_TIMEOUT_MS = 30_000;
 
 const SQL = {
   listen: `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}`,
@@ -22,7 +26,8 @@ const SQL = {
       where lease_id = $1 returning seen_revision
     )
     select seen_revision, case when $4::boolean then pg_notify('${ACKS_CHANNEL}', $1) end as woke,
-      extract(epoch from clock_timestamp()) * 1000 as database_ms
+      extract(epoch from clock_timestamp()) * 1000 as database_ms,
+      (select revision from ${REVISION_TABLE})::text as current_revision
     from renewed`,
   release: `delete from ${LEASES_TABLE} where lease_id = $1`,
 } as const;
@@ -119,10 +124,8 @@ export class RevocationListener {
       if (channel !== REVOCATIONS_CHANNEL) return;
       const colon = payload.indexOf(':');
       const revision = Number(payload.slice(0, colon));
-      const id = payload.slice(colon + 1);
-      // '*': the key table was truncated.
-      if (id === '*') o.cache.dropAll();
-      else o.cache.drop(id);
+      // '<id>' went, '+<id>' became active, '*' the key table was truncated.
+      o.cache.announced(revision, payload.slice(colon + 1));
       if (revision > processed) processed = revision;
       this.#wake?.(); // acknowledge now
     });
@@ -132,6 +135,12 @@ export class RevocationListener {
     try {
       await session.exec(SQL.listen);
       check();
+      // Every active id, read after LISTEN: announcements from here on complete it (counted into
+      // acquiring the lease; revokers and minters do not wait on a lease that does not exist yet).
+      o.cache.building();
+      const built = await buildMembership(session, Math.max(timeoutMs, MEMBERSHIP_PAGE_TIMEOUT_MS));
+      check();
+      o.cache.built(built.members, built.revision);
       let sentAt = o.monotonicNow();
       let wallSentAt = o.clock.wallNow();
       const { rows } = await session.query<{ seen_revision: string; database_ms: string | number }>(
@@ -144,7 +153,7 @@ export class RevocationListener {
       const first = Number(rows[0]?.seen_revision ?? 0);
       if (first > processed) processed = first;
       acknowledged = first;
-      o.cache.granted(leaseDeadline(o, sentAt));
+      o.cache.granted(leaseDeadline(o, sentAt), first);
       let renewAt = sentAt + timeoutMs;
       while (!this.#closed) {
         if (processed <= acknowledged) {
@@ -157,13 +166,17 @@ export class RevocationListener {
         const carrying = processed;
         sentAt = o.monotonicNow();
         wallSentAt = o.clock.wallNow();
-        const renewed = await session.query<{ database_ms: string | number }>(SQL.renew, [leaseId, o.leaseMs, String(carrying), ack], {
-          timeoutMs,
-        });
+        const renewed = await session.query<{ database_ms: string | number; current_revision: string }>(
+          SQL.renew,
+          [leaseId, o.leaseMs, String(carrying), ack],
+          {
+            timeoutMs,
+          },
+        );
         check();
         if (renewed.rows.length !== 1) throw new SessionLost('the lease row is gone');
         o.clock.observe(Number(renewed.rows[0]!.database_ms), wallSentAt, o.clock.wallNow());
-        o.cache.renewed(leaseDeadline(o, sentAt));
+        o.cache.renewed(leaseDeadline(o, sentAt), Number(renewed.rows[0]!.current_revision));
         acknowledged = carrying;
         renewAt = sentAt + timeoutMs;
       }

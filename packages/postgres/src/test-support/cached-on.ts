@@ -6,7 +6,7 @@ import { eventually } from './eventually.js';
 export async function cachedOn(s: PostgresKeyStore, id: string): Promise<ActiveKey> {
   return eventually(async () => {
     const answer = s.findActive(id);
-    if (!(answer instanceof Promise)) return answer;
+    if (!(answer instanceof Promise)) return answer ?? undefined;
     await answer;
     return undefined;
   });

@@ -1,0 +1,58 @@
+import { KEYS_TABLE, REVISION_TABLE } from '../key-store-migrations.js';
+import type { SqlExecutor } from '../queryable.js';
+import { KeyMembership, prefixOf } from './key-membership.js';
+
+/** Ids read per round trip: ~3.3 MB of text, a few ms of the server's time each. */
+export const MEMBERSHIP_PAGE_SIZE = 50_000;
+
+const SQL = {
+  begin: 'begin isolation level repeatable read, read only',
+  // First statement of the transaction: its snapshot holds every change up to this revision and
+  // none after it (every change to the set of active keys takes a revision, in commit order).
+  revision: `select revision::text as revision from ${REVISION_TABLE}`,
+  // Keyset pages over the partial unique index of active keys: never one giant result.
+  page: `select id from ${KEYS_TABLE} where revoked_at is null and id > $1 order by id limit $2`,
+} as const;
+
+/** A membership read from one snapshot, and the revision that snapshot holds. @internal */
+export interface BuiltMembership {
+  readonly members: KeyMembership;
+  readonly revision: number;
+}
+
+/**
+ * Reads every active key id in pages, in one repeatable-read transaction on `session`, and builds
+ * the {@link KeyMembership}. Announcements of revisions after `revision` are the caller's to apply.
+ * @internal
+ */
+export async function buildMembership(session: SqlExecutor, timeoutMs: number, pageSize = MEMBERSHIP_PAGE_SIZE): Promise<BuiltMembership> {
+  await session.exec(SQL.begin);
+  try {
+    const { rows } = await session.query<{ revision: string }>(SQL.revision, [], { timeoutMs });
+    const revision = Number(rows[0]?.revision ?? 0);
+    let prefixes: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
+    let size = 0;
+    let after = '';
+    for (;;) {
+      const page = await session.query<{ id: string }>(SQL.page, [after, pageSize], { timeoutMs });
+      if (size + page.rows.length > prefixes.length) prefixes = grown(prefixes, size + page.rows.length);
+      for (const { id } of page.rows) {
+        const prefix = prefixOf(id);
+        if (prefix >= 0) prefixes[size++] = prefix;
+      }
+      if (page.rows.length < pageSize) break;
+      after = page.rows[page.rows.length - 1]!.id;
+    }
+    await session.exec('commit');
+    return { members: new KeyMembership(prefixes.slice(0, size)), revision };
+  } catch (error) {
+    await session.exec('rollback').catch(() => {});
+    throw error;
+  }
+}
+
+function grown(array: Uint32Array, needed: number): Uint32Array<ArrayBuffer> {
+  const next = new Uint32Array(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}
