@@ -179,6 +179,25 @@ describe('metrics when the key store is down', () => {
     expect(grew('drops_http_requests_total{method="GET",route="none",status="503"}')).toBe(1);
   });
 
+  it('count a flood of random keys on PostgreSQL as lookups answered from memory, under the lease', async () => {
+    const { s } = proxied();
+    const metricsUrl = s.running.metricsUrl!;
+    const random = (): Record<string, string> => bearer(generateApiKey().secret);
+    // Once the instance holds its lease and has built the membership of active keys, a random key
+    // is answered from memory; until then it waits (a store lookup) or is a 503.
+    for (let i = 0; i < 200; i++) {
+      const before = await scrape(metricsUrl);
+      expect([401, 503]).toContain((await s.fetch('/whoami', { headers: random() })).status);
+      if (growth(before, await scrape(metricsUrl))('drops_auth_key_lookups_total{from="memory"}') === 1) break;
+    }
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 20; i++) expect((await s.fetch('/whoami', { headers: random() })).status).toBe(401);
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_key_lookups_total{from="memory"}')).toBe(20);
+    expect(grew('drops_auth_key_lookups_total{from="store"}')).toBe(0);
+    expect(grew('drops_auth_requests_total{credential="api_key",outcome="refused",reason="unknown_key"}')).toBe(20);
+  });
+
   it('time a revocation on PostgreSQL, which waits for the instances holding a cache lease', async () => {
     const { s } = proxied();
     const metricsUrl = s.running.metricsUrl!;
