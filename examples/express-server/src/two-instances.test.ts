@@ -1,7 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { keyStoreMigrations } from '@drops/auth-postgres';
+import { generateApiKey } from '@drops/auth';
+import pg from 'pg';
 import { bearer } from './testing/test-server.js';
 import { useTwoInstances } from './testing/two-instances.js';
+
+/**
+ * Reads of the key table (index and sequential scans, every backend's) of the database at `url`,
+ * as PostgreSQL counts them server-side, once flushed (backends report at most once a second).
+ * The lease renewals and other background work touch other tables, so this isolates key lookups.
+ */
+async function keyTableReads(url: string): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      "select (coalesce(idx_scan, 0) + coalesce(seq_scan, 0))::text as n from pg_stat_user_tables where relname = 'drops_auth_keys'",
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
 
 describe('two instances on one PostgreSQL database', () => {
   const instances = useTwoInstances();
@@ -46,6 +67,31 @@ describe('two instances on one PostgreSQL database', () => {
     await b.fetch('/deploy?name=someones', { method: 'POST', headers: other, body: 's' });
     expect((await b.fetch('/vanity/shared', { method: 'PUT', headers: other, body: '{"slug":"someones"}' })).status).toBe(409);
   });
+
+  it('50 keys minted on A each work on B at once, though B had just answered random keys (docs/revocation.md)', async () => {
+    const { a, b } = instances();
+    for (let i = 0; i < 50; i++) {
+      expect((await b.fetch('/whoami', { headers: bearer(generateApiKey().apiKey) })).status).toBe(401);
+      const { apiKey, id } = await a.mintKey(`mint-${i}`);
+      const onB = await b.fetch('/whoami', { headers: bearer(apiKey) });
+      expect(onB.status).toBe(200);
+      expect(await onB.json()).toEqual({ accountId: `mint-${i}`, credential: 'api_key', keyId: id });
+    }
+  }, 60_000);
+
+  it('answers a flood of random well-formed keys from memory: at most 0.01 key-table reads (transactions) per request', async () => {
+    const { b, db } = instances();
+    const requests = 2_000;
+    const before = await keyTableReads(db.url);
+    for (let sent = 0; sent < requests; sent += 50) {
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, async () => (await b.fetch('/whoami', { headers: bearer(generateApiKey().apiKey) })).status),
+      );
+      expect(statuses.every((s) => s === 401)).toBe(true);
+    }
+    // Each lookup that reached the database would be one read of the key table (one transaction).
+    expect(((await keyTableReads(db.url)) - before) / requests).toBeLessThanOrEqual(0.01);
+  }, 60_000);
 
   it('applied each migration once', async () => {
     const { a } = instances();

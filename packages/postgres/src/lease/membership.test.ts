@@ -1,0 +1,166 @@
+import { UnavailableError } from '@drops/auth';
+import { sampleKeyRecord } from '@drops/auth/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DedicatedSession } from '../dedicated-session.js';
+import { fromPgPool } from '../from-pg-pool.js';
+import { migrateKeyStore } from '../key-store-migrations.js';
+import { openPostgres } from '../open-postgres.js';
+import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
+import type { Queryable } from '../queryable.js';
+import { countingQueryable } from '../test-support/counting-queryable.js';
+import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+
+// docs/revocation.md#membership, on a real PostgreSQL: every instance holds the ids of all active
+// keys under its lease, so unknown and revoked ids cost no query, and a mint resolves only once
+// every instance knows the key.
+let database: FreshDatabase;
+let direct: Queryable;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  database = await freshDatabase('membership');
+  direct = fromPgPool(database.pool());
+  await migrateKeyStore(direct);
+});
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+});
+
+afterAll(async () => {
+  await direct?.close();
+  await database?.drop();
+});
+
+async function store(options: Partial<PostgresKeyStoreOptions> = {}): Promise<PostgresKeyStore> {
+  const db = options.db ?? (await openPostgres({ connectionString: database.url, connectionTimeoutMs: 2_000 }));
+  const s = new PostgresKeyStore({ db, closeDatabase: true, queryTimeoutMs: 5_000, ...options });
+  cleanups.push(() => s.close());
+  return s;
+}
+
+const randomId = (): string => sampleKeyRecord().id;
+
+async function outcome(s: PostgresKeyStore, id: string): Promise<'accepted' | 'refused' | 'unavailable'> {
+  try {
+    return (await s.findActive(id)) === null ? 'refused' : 'accepted';
+  } catch (error) {
+    if (error instanceof UnavailableError && error.status === 503) return 'unavailable';
+    throw error;
+  }
+}
+
+/** The scratch database's committed transactions, server-side (every backend's, flushed). */
+async function committedTransactions(): Promise<number> {
+  // Backends flush their counters at most once a second when idle: wait for that, then read.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await direct.query('select pg_stat_clear_snapshot()');
+  const { rows } = await direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
+    database.name,
+  ]);
+  return Number(rows[0]?.n);
+}
+
+describe('membership of active keys under the lease', () => {
+  it('50 keys minted on A each work on B at once, though B had just answered random keys', async () => {
+    const a = await store();
+    const b = await store();
+    for (let i = 0; i < 50; i++) {
+      for (let j = 0; j < 20; j++) expect(await b.findActive(randomId())).toBeNull();
+      const key = sampleKeyRecord({ accountId: 'acct_mint' });
+      if (i % 2 === 0) await a.create(key);
+      else expect(await a.createWithinLimit(key, 1_000)).toBe(true);
+      // No retry, no wait: the mint resolved, so B knows the key.
+      expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_mint', expiresAt: null });
+    }
+  });
+
+  it('a flood of 2,000 random keys costs at most 0.01 database transactions per request (none, in fact)', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const a = await store();
+    const b = await store({ db: counting.db });
+    const keys = Array.from({ length: 20 }, () => sampleKeyRecord({ accountId: 'acct_flood' }));
+    for (const key of keys) await a.create(key);
+    expect(await b.findActive(keys[0]!.id)).not.toBeNull(); // B holds its lease and membership
+    const revoked = keys[1]!;
+    expect(await a.revoke('acct_flood', revoked.id, { at: new Date() })).toBe(true);
+
+    const queriesBefore = counting.count();
+    const transactionsBefore = await committedTransactions();
+    const requests = 2_000;
+    const outcomes = await Promise.all(Array.from({ length: requests }, (_, i) => outcome(b, i % 100 === 0 ? revoked.id : randomId())));
+    const transactions = (await committedTransactions()) - transactionsBefore;
+    expect(outcomes.every((o) => o === 'refused')).toBe(true);
+    expect(counting.count() - queriesBefore).toBeLessThanOrEqual(requests * 0.01);
+    // Server-side, every backend's: the lease renewals (every 2 s, two instances) and this test's
+    // own reads of the counter are in it; the flood adds none.
+    expect(transactions / requests).toBeLessThanOrEqual(0.01);
+  });
+
+  it('without its lease, random keys get a 503 and no query per request', async () => {
+    let sessions: DedicatedSession[] = [];
+    let allowSessions = true;
+    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const openSession = counting.db.openSession!;
+    const db: Queryable = {
+      ...counting.db,
+      openSession: async () => {
+        if (!allowSessions) throw new Error('no session (the test refuses it)');
+        const session = await openSession();
+        sessions.push(session);
+        return session;
+      },
+    };
+    const a = await store();
+    const b = await store({ db });
+    const key = sampleKeyRecord({ accountId: 'acct_no_lease' });
+    await a.create(key);
+    expect(await b.findActive(key.id)).not.toBeNull();
+
+    // B's lease session dies and no new one opens: B has no lease.
+    allowSessions = false;
+    const [session] = sessions;
+    const { rows } = await session!.query<{ pid: number }>('select pg_backend_pid() as pid');
+    await direct.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+    sessions = [];
+    const before = counting.count();
+    for (let i = 0; i < 50 && (await outcome(b, randomId())) !== 'unavailable'; i++) await new Promise((r) => setTimeout(r, 20));
+    const outcomes = await Promise.all(Array.from({ length: 500 }, () => outcome(b, randomId())));
+    expect(outcomes.every((o) => o === 'unavailable')).toBe(true);
+    expect(await outcome(b, key.id)).toBe('unavailable'); // never a 401 for a key that exists
+    expect(counting.count() - before).toBe(0);
+
+    // Sessions allowed again: B takes a lease, rebuilds its membership, and answers from memory.
+    allowSessions = true;
+    for (let i = 0; i < 500 && (await outcome(b, key.id)) !== 'accepted'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await outcome(b, key.id)).toBe('accepted');
+    expect(await outcome(b, randomId())).toBe('refused');
+  });
+
+  it('an instance that never got its lease waits a query timeout at most, then answers 503, with no query', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const db: Queryable = { ...counting.db, openSession: () => Promise.reject(new Error('no session (the test refuses it)')) };
+    const s = await store({ db, queryTimeoutMs: 300 });
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => outcome(s, randomId())));
+    expect(outcomes.every((o) => o === 'unavailable')).toBe(true);
+    expect(counting.count()).toBe(0);
+  });
+
+  it('learns a key made active by plain SQL once the instances acknowledged its revision', async () => {
+    const a = await store();
+    const key = sampleKeyRecord({ accountId: 'acct_sql' });
+    expect(await a.findActive(key.id)).toBeNull();
+    await direct.query(`insert into drops_auth_keys (id, account_id, prefix, created_at) values ($1, $2, $3, now())`, [
+      key.id,
+      'acct_sql',
+      key.prefix,
+    ]);
+    const { rows } = await direct.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+    for (;;) {
+      const pending = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
+      if (pending.rows[0]?.n === 0) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql', expiresAt: null });
+  });
+});
