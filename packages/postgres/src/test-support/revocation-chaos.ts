@@ -198,14 +198,18 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   const keys: NewKeyRecord[] = [];
   const revokeStarted = new Map<string, number>();
   const revokeReturned = new Map<string, number>();
+  // The first keys are set up through the direct connection, not through an instance whose 300 ms
+  // timeouts a loaded machine can miss before the run even starts.
+  const setup = new PostgresKeyStore({ db: options.direct, cache: false });
   for (let i = 0; i < 30; i++) {
     const key = sampleKeyRecord({ accountId: `acct_chaos_${i % 5}` });
-    await slots[0]!.create(key);
+    await setup.create(key);
     keys.push(key);
   }
   // Never revoked: an instance that answers it from memory holds its lease.
   const canary = sampleKeyRecord({ accountId: 'acct_chaos_canary' });
-  await slots[0]!.create(canary);
+  await setup.create(canary);
+  await setup.close();
 
   const counts = { accepted: 0, refused: 0, unavailable: 0 };
   const mints = { returned: 0, usedElsewhere: 0, unavailable: 0, failed: 0 };
