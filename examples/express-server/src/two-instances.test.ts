@@ -7,11 +7,13 @@ import { useTwoInstances } from './testing/two-instances.js';
 
 /**
  * Reads of the key table (index and sequential scans, every backend's) of the database at `url`,
- * as PostgreSQL counts them server-side, once flushed (backends report at most once a second).
+ * as PostgreSQL counts them server-side, once flushed.
  * The lease renewals and other background work touch other tables, so this isolates key lookups.
  */
 async function keyTableReads(url: string): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // A backend reports its counts when it goes idle, at most once a second, or else within
+  // PostgreSQL's idle flush interval (10 s): after 11 s every earlier statement is counted.
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -39,8 +39,11 @@ export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
  * The {@link KeyStore} on PostgreSQL, through `pg` or embedded PGlite.
  *
  * - `findActive` is one index lookup (`SELECT` by id among active keys). On PostgreSQL, keys
- *   found once answer from memory under a lease, and `revoke` on any instance resolves only when
- *   no instance accepts the key any more (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
+ *   found once answer from memory under a lease, unknown and revoked ids are answered from the
+ *   lease's membership of every active id (no query), a mint resolves only when every instance
+ *   knows the key, and `revoke` on any instance resolves only when no instance accepts the key
+ *   any more; without its lease a lookup is a 503, never a query
+ *   (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
  *   PGlite, which only this process can change, keys found once answer from memory until a revoke
  *   through any store of this process drops them (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
