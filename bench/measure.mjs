@@ -21,7 +21,7 @@ export function syncOpsPerSec(fn, { ms = 1500, warmupMs = 300 } = {}) {
   return loop(ms);
 }
 
-/** Runs async `fn` with `concurrency` calls in flight for `ms`; returns ops/s. */
+/** Runs async `fn` with `concurrency` calls in flight for `ms` (after `warmupMs`, when not 0); returns ops/s. */
 export async function asyncOpsPerSec(fn, { ms = 1500, warmupMs = 300, concurrency = 1 } = {}) {
   const run = async (budget) => {
     let n = 0;
@@ -36,7 +36,7 @@ export async function asyncOpsPerSec(fn, { ms = 1500, warmupMs = 300, concurrenc
     await Promise.all(Array.from({ length: concurrency }, worker));
     return (n * 1000) / (performance.now() - start);
   };
-  await run(warmupMs);
+  if (warmupMs > 0) await run(warmupMs);
   return run(ms);
 }
 

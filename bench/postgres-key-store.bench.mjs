@@ -9,9 +9,9 @@
  *
  *   pnpm build && node bench/postgres-key-store.bench.mjs
  */
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { asyncOpsPerSec } from './measure.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { PGlite } from '@electric-sql/pglite';
 import { createAuthenticator, generateApiKey } from '../packages/auth/dist/index.js';
@@ -24,20 +24,8 @@ const TARGET = 0.8;
 const ROUNDS = 5;
 const FLOOR_SQL = `select account_id from ${KEYS_TABLE} where id = $1 and revoked_at is null`;
 
-/** Runs `fn(i)` with CONCURRENCY calls in flight for `ms`; ops/s. */
-async function opsPerSec(fn, ms = MS) {
-  let n = 0;
-  const start = performance.now();
-  const deadline = start + ms;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await fn(n);
-      n += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return (n * 1000) / (performance.now() - start);
-}
+/** `fn(i)` with CONCURRENCY calls in flight for `ms`; ops/s. */
+const opsPerSec = (fn, ms = MS) => asyncOpsPerSec(fn, { ms, warmupMs: 0, concurrency: CONCURRENCY });
 
 function makeKeys() {
   return Array.from({ length: KEYS }, (_, i) => ({ ...generateApiKey(), accountId: `acct_${i % 1000}` }));

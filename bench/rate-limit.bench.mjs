@@ -10,10 +10,10 @@
  *
  *   pnpm build && node bench/rate-limit.bench.mjs
  */
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { inProcessRateLimitStore } from '../packages/auth/dist/index.js';
 import { migrateKeyStore, openPostgres, PostgresRateLimitStore } from '../packages/postgres/dist/index.js';
+import { asyncOpsPerSec } from './measure.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 
 const MS = Number(process.env.BENCH_MS ?? 5_000);
@@ -22,20 +22,8 @@ const SUBJECTS = 10_000;
 const GROUP = 'rate limit take() (32 in flight)';
 const OPEN = { max: 1_000_000_000, windowMs: 3_600_000 };
 
-/** Runs `fn(i)` with CONCURRENCY calls in flight for `ms`; ops/s. */
-async function opsPerSec(fn, ms = MS) {
-  let n = 0;
-  const start = performance.now();
-  const deadline = start + ms;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await fn(n);
-      n += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return (n * 1000) / (performance.now() - start);
-}
+/** `fn(i)` with CONCURRENCY calls in flight for `ms`; ops/s. */
+const opsPerSec = (fn, ms = MS) => asyncOpsPerSec(fn, { ms, warmupMs: 0, concurrency: CONCURRENCY });
 
 /** Result rows `{ group, name, opsPerSec, ratio?, note? }`. */
 export async function run() {

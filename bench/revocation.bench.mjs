@@ -147,7 +147,11 @@ export async function run() {
         group: GROUP,
         name: `randomized revocation test, ${CHAOS_MS / 1000} s, seed ${seed}`,
         opsPerSec: ((r.accepted + r.refused + r.unavailable) * 1000) / CHAOS_MS,
-        display: `0 violations · ${r.accepted + r.refused + r.unavailable} requests · ${report.revocationsReturned} revocations returned · faults ${JSON.stringify(report.faults)}`,
+        display:
+          `0 violations · ${r.accepted + r.refused + r.unavailable} requests · ${report.revocationsReturned} revocations returned · ` +
+          `${report.mints.usedElsewhere} keys minted and used at once on another instance · ` +
+          `${report.flood.refused + report.flood.unavailable} random-key requests (${report.flood.unavailable} 503s, none under a held lease) · ` +
+          `faults ${JSON.stringify(report.faults)}`,
       });
     } finally {
       await chaosDb.drop();

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { asyncOpsPerSec } from './measure.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { fromPgPool, KEYS_TABLE, migrateKeyStore, PostgresKeyStore } from '@drops/auth-postgres';
 
@@ -28,19 +29,8 @@ const GROUP = 'Scale: key lookup on PostgreSQL';
 
 const idOf = (i) => createHash('sha256').update(`bench-key-${i}`).digest('hex');
 
-async function opsPerSec(fn, ms) {
-  let n = 0;
-  const start = performance.now();
-  const deadline = start + ms;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await fn();
-      n += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return (n * 1000) / (performance.now() - start);
-}
+/** `fn(i)` with CONCURRENCY calls in flight for `ms`; ops/s. */
+const opsPerSec = (fn, ms) => asyncOpsPerSec(fn, { ms, warmupMs: 0, concurrency: CONCURRENCY });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

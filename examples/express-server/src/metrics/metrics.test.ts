@@ -61,6 +61,11 @@ describe('GET /metrics on the metrics listener', () => {
     expect(grew('drops_auth_authenticate_duration_seconds_count{credential="api_key",outcome="authenticated"}')).toBe(4);
     expect(grew('drops_auth_authenticate_duration_seconds_bucket{credential="api_key",outcome="authenticated",le="+Inf"}')).toBe(4);
     expect(grew('drops_auth_key_store_duration_seconds_count{operation="findActive"}')).toBe(5);
+    // Where each lookup was answered: the known key from the in-process cache once it was read,
+    // the unknown one from the database (on PGlite an unknown key is always a query).
+    expect(grew('drops_auth_key_lookups_total{from="memory"}') + grew('drops_auth_key_lookups_total{from="store"}')).toBe(5);
+    expect(grew('drops_auth_key_lookups_total{from="memory"}')).toBeGreaterThanOrEqual(3);
+    expect(grew('drops_auth_key_lookups_total{from="store"}')).toBeGreaterThanOrEqual(1);
     expect(grew('drops_http_requests_total{method="GET",route="/whoami",status="200"}')).toBe(4);
     expect(grew('drops_http_requests_total{method="GET",route="none",status="401"}')).toBe(2);
     expect(grew('drops_http_requests_total{method="POST",route="/keys",status="401"}')).toBe(1);
@@ -161,17 +166,44 @@ describe('metrics when the key store is down', () => {
   it('count the 503s by dependency and the key store errors', async () => {
     const { s, proxy } = proxied();
     const metricsUrl = s.running.metricsUrl!;
-    const before = await scrape(metricsUrl);
+    const unknownKey = bearer(`hp_${'E'.repeat(43)}`);
+    let grew: (key: string) => number;
     await proxy.cut();
     try {
-      expect((await s.fetch('/whoami', { headers: bearer(`hp_${'E'.repeat(43)}`) })).status).toBe(503);
+      // While its lease lasts the instance answers an unknown key from memory (a 401); once the
+      // lease has lapsed the store cannot answer: a 503.
+      for (let i = 0; i < 300; i++) {
+        if ((await s.fetch('/whoami', { headers: unknownKey })).status === 503) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const before = await scrape(metricsUrl);
+      expect((await s.fetch('/whoami', { headers: unknownKey })).status).toBe(503);
+      grew = growth(before, await scrape(metricsUrl));
     } finally {
       await proxy.restore();
     }
-    const grew = growth(before, await scrape(metricsUrl));
     expect(grew('drops_auth_requests_total{credential="api_key",outcome="unavailable",reason="key_store"}')).toBe(1);
     expect(grew('drops_auth_key_store_errors_total{operation="findActive"}')).toBe(1);
     expect(grew('drops_http_requests_total{method="GET",route="none",status="503"}')).toBe(1);
+  }, 60_000);
+
+  it('count a flood of random keys on PostgreSQL as lookups answered from memory, under the lease', async () => {
+    const { s } = proxied();
+    const metricsUrl = s.running.metricsUrl!;
+    const random = (): Record<string, string> => bearer(generateApiKey().secret);
+    // Once the instance holds its lease and has built the membership of active keys, a random key
+    // is answered from memory; until then it waits (a store lookup) or is a 503.
+    for (let i = 0; i < 200; i++) {
+      const before = await scrape(metricsUrl);
+      expect([401, 503]).toContain((await s.fetch('/whoami', { headers: random() })).status);
+      if (growth(before, await scrape(metricsUrl))('drops_auth_key_lookups_total{from="memory"}') === 1) break;
+    }
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 20; i++) expect((await s.fetch('/whoami', { headers: random() })).status).toBe(401);
+    const grew = growth(before, await scrape(metricsUrl));
+    expect(grew('drops_auth_key_lookups_total{from="memory"}')).toBe(20);
+    expect(grew('drops_auth_key_lookups_total{from="store"}')).toBe(0);
+    expect(grew('drops_auth_requests_total{credential="api_key",outcome="refused",reason="unknown_key"}')).toBe(20);
   });
 
   it('time a revocation on PostgreSQL, which waits for the instances holding a cache lease', async () => {

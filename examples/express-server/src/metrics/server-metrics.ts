@@ -72,6 +72,11 @@ export function createServerMetrics(): ServerMetrics {
     ['operation'],
     LATENCY_BUCKETS,
   ).registerIn(registry);
+  const keyLookups = new LabelledCounter(
+    'drops_auth_key_lookups_total',
+    'API key lookups (findActive) by where they were answered: memory (at once) or store (a database round trip, or a wait for the lease).',
+    ['from'],
+  ).registerIn(registry);
   const keyStoreErrors = new Counter({
     name: 'drops_auth_key_store_errors_total',
     help: 'Key store calls that threw or rejected, by operation.',
@@ -134,6 +139,7 @@ export function createServerMetrics(): ServerMetrics {
       (message) => {
         const m = message as KeyStoreMessage;
         keyStoreSeconds.series(m.operation).observe(seconds(m.durationMs));
+        if (m.operation === 'findActive') keyLookups.series(m.fromMemory ? 'memory' : 'store').inc();
         if (m.error !== null) keyStoreErrors.inc({ operation: m.operation });
       },
     ],

@@ -117,6 +117,12 @@ export interface KeyStoreMessage {
   readonly durationMs: number;
   /** What the store threw or rejected with (stores only ever see key ids, never a secret); `null` on success. */
   readonly error: unknown;
+  /**
+   * `true` when the store answered at once, from memory (no promise); `false` when it answered with
+   * a promise: a round trip to its database, or a wait. A flood of unknown keys that reaches the
+   * database shows here, as `findActive` calls with `fromMemory: false`.
+   */
+  readonly fromMemory: boolean;
 }
 
 /**

@@ -11,22 +11,24 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Runs one key store call and publishes its duration and outcome on `drops-auth:key-store`. A
- * store that answers synchronously (from memory) is answered synchronously still; a throw or a
- * rejection is published and passed on unchanged.
+ * Runs one key store call and publishes its duration, outcome and whether it answered at once
+ * (`fromMemory`: no promise) on `drops-auth:key-store`. A store that answers synchronously (from
+ * memory) is answered synchronously still; a throw or a rejection is published and passed on
+ * unchanged.
  */
 export function observeKeyStoreCall<T>(operation: KeyStoreOperation, call: () => T): T {
   const startedAt = performance.now();
-  const publish = (error: unknown): void => keyStoreChannel.publish({ operation, durationMs: performance.now() - startedAt, error });
+  const publish = (error: unknown, fromMemory = false): void =>
+    keyStoreChannel.publish({ operation, durationMs: performance.now() - startedAt, error, fromMemory });
   let result: T;
   try {
     result = call();
   } catch (error) {
-    publish(error ?? new Error('key store threw nothing'));
+    publish(error ?? new Error('key store threw nothing'), true);
     throw error;
   }
   if (!isThenable(result)) {
-    publish(null);
+    publish(null, true);
     return result;
   }
   return Promise.resolve(result).then(

@@ -3,11 +3,13 @@
 // CHAOS_URL and answers the parent's requests over IPC.
 import { UnavailableError } from '@drops/auth';
 import { openPostgres } from '../open-postgres.js';
+import { answersFromMemory } from './answers-from-memory.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 
 /** What the parent asks for. */
 export type ChildCall =
   | { op: 'find'; id: string }
+  | { op: 'fromMemory'; id: string }
   | { op: 'revoke'; accountId: string; id: string }
   | { op: 'create'; key: { id: string; accountId: string; prefix: string; name: string | null; createdAt: string } };
 
@@ -29,6 +31,7 @@ const store = new PostgresKeyStore({
 
 async function answer(request: ChildRequest): Promise<unknown> {
   if (request.op === 'find') return store.findActive(request.id);
+  if (request.op === 'fromMemory') return answersFromMemory(store, request.id);
   if (request.op === 'revoke') return store.revoke(request.accountId, request.id, { at: new Date() });
   return store.create({ ...request.key, createdAt: new Date(request.key.createdAt), provenance: null, expiresAt: null });
 }

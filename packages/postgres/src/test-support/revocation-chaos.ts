@@ -4,6 +4,7 @@ import type { ActiveKey, NewKeyRecord } from '@drops/auth';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { answersFromMemory } from './answers-from-memory.js';
 import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
@@ -26,6 +27,13 @@ export interface ChaosOptions {
 export interface ChaosReport {
   readonly seed: number;
   readonly requests: { accepted: number; refused: number; unavailable: number };
+  /** Keys minted on one instance and used at once on another (refused there: a violation). */
+  readonly mints: { returned: number; usedElsewhere: number; unavailable: number; failed: number };
+  /**
+   * Requests with random ids nobody minted: refused, or unavailable (a 503); `whileHeld`, the 503s
+   * answered while the instance held its lease (before and after), each a violation.
+   */
+  readonly flood: { refused: number; unavailable: number; whileHeld: number };
   readonly revocationsReturned: number;
   readonly revocationsFailed: number;
   readonly faults: Record<string, number>;
@@ -45,6 +53,9 @@ function prng(seed: number): () => number {
   };
 }
 
+/** How an instance answered one request: 200, 401 or 503. */
+type Outcome = 'accepted' | 'refused' | 'unavailable';
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One instance as the test drives it: in this process, or a child process it can SIGKILL. */
@@ -52,6 +63,8 @@ interface Slot {
   proxy: TcpProxy;
   alive: boolean;
   findActive(id: string): Promise<ActiveKey | null>;
+  /** Whether the instance answers `id` from memory now (it holds its lease and knows the key). */
+  fromMemory(id: string): Promise<boolean>;
   revoke(accountId: string, id: string): Promise<boolean>;
   create(key: NewKeyRecord): Promise<void>;
   /** In process: every connection destroyed. Child: SIGKILL. Either way it never answers again. */
@@ -95,6 +108,7 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
     proxy,
     alive: true,
     findActive: (id) => call({ op: 'find', id }) as Promise<ActiveKey | null>,
+    fromMemory: (id) => call({ op: 'fromMemory', id }) as Promise<boolean>,
     revoke: (accountId, id) => call({ op: 'revoke', accountId, id }) as Promise<boolean>,
     create: async (key) => {
       const { id, accountId, prefix, name } = key;
@@ -123,9 +137,13 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
  * and healed, under concurrent key use and revocations on random instances (and by an operator in
  * SQL), with LISTEN sessions dropped alone and an instance killed mid-revoke and restarted: the
  * last instance is its own node process (test-support/chaos-instance-child.ts, forked with
- * `--import tsx`, no wrapper), SIGKILLed while a revocation runs on it and started again. The checker fails any request that started
- * after a revocation of its key returned and was accepted, and any request refused for a key
- * whose revocation had not started when it ended.
+ * `--import tsx`, no wrapper), SIGKILLed while a revocation runs on it and started again. Meanwhile
+ * keys are minted on one instance and used at once on another (issue 25: a key works everywhere
+ * once its mint returned), and random ids nobody minted flood every instance. The checker fails any
+ * request that started after a revocation of its key returned and was accepted, any request refused
+ * for a key whose revocation had not started when it ended (a minted key included), any random id
+ * accepted, and any random id answered 503 by an instance that held its lease before and after
+ * (it answers a known key from memory).
  */
 export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosReport> {
   const random = prng(options.seed);
@@ -158,6 +176,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       proxy,
       alive: true,
       findActive: async (id) => store.findActive(id),
+      fromMemory: async (id) => answersFromMemory(store, id),
       revoke: (accountId, id) => store.revoke(accountId, id, { at: new Date() }),
       create: (key) => store.create(key),
       async kill() {
@@ -179,13 +198,22 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   const keys: NewKeyRecord[] = [];
   const revokeStarted = new Map<string, number>();
   const revokeReturned = new Map<string, number>();
+  // The first keys are set up through the direct connection, not through an instance whose 300 ms
+  // timeouts a loaded machine can miss before the run even starts.
+  const setup = new PostgresKeyStore({ db: options.direct, cache: false });
   for (let i = 0; i < 30; i++) {
     const key = sampleKeyRecord({ accountId: `acct_chaos_${i % 5}` });
-    await slots[0]!.create(key);
+    await setup.create(key);
     keys.push(key);
   }
+  // Never revoked: an instance that answers it from memory holds its lease.
+  const canary = sampleKeyRecord({ accountId: 'acct_chaos_canary' });
+  await setup.create(canary);
+  await setup.close();
 
   const counts = { accepted: 0, refused: 0, unavailable: 0 };
+  const mints = { returned: 0, usedElsewhere: 0, unavailable: 0, failed: 0 };
+  const flood = { refused: 0, unavailable: 0, whileHeld: 0 };
   const violations: string[] = [];
   let revocationsReturned = 0;
   let revocationsFailed = 0;
@@ -199,21 +227,20 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
 
   // Half the requests go to keys whose revocation just started: where a stale cache would show.
   const recent: NewKeyRecord[] = [];
-  async function request(slot: Slot): Promise<void> {
-    const key = recent.length > 0 && random() < 0.5 ? pick(recent) : pick(keys);
+  async function request(slot: Slot, key = recent.length > 0 && random() < 0.5 ? pick(recent) : pick(keys)): Promise<Outcome | undefined> {
     const started = performance.now();
-    let outcome: 'accepted' | 'refused' | 'unavailable';
+    let outcome: Outcome;
     try {
       outcome = (await slot.findActive(key.id)) === null ? 'refused' : 'accepted';
     } catch (error) {
       if (!(error instanceof UnavailableError)) {
         violations.push(`unexpected error: ${String(error)}`);
-        return;
+        return undefined;
       }
       outcome = 'unavailable';
     }
     const ended = performance.now();
-    if (!slot.alive) return; // a killed instance answers nobody
+    if (!slot.alive) return undefined; // a killed instance answers nobody
     counts[outcome]++;
     const returned = revokeReturned.get(key.id);
     if (outcome === 'accepted' && returned !== undefined && started > returned) {
@@ -224,6 +251,31 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     const revoking = revokeStarted.get(key.id);
     if (outcome === 'refused' && (revoking === undefined || revoking > ended)) {
       violations.push(`active key ${key.id.slice(0, 8)} refused (a 401 for a valid key)`);
+    }
+    return outcome;
+  }
+
+  /** A random id nobody minted: never accepted; a 503 only when the instance did not hold its lease. */
+  async function floodRequest(slot: Slot): Promise<void> {
+    const id = sampleKeyRecord().id;
+    const heldBefore = await slot.fromMemory(canary.id).catch(() => false);
+    let outcome: Outcome;
+    try {
+      outcome = (await slot.findActive(id)) === null ? 'refused' : 'accepted';
+    } catch (error) {
+      if (!(error instanceof UnavailableError)) {
+        violations.push(`unexpected error: ${String(error)}`);
+        return;
+      }
+      outcome = 'unavailable';
+    }
+    const heldAfter = await slot.fromMemory(canary.id).catch(() => false);
+    if (!slot.alive) return;
+    if (outcome === 'accepted') violations.push(`random id ${id.slice(0, 8)} nobody minted accepted`);
+    else flood[outcome]++;
+    if (outcome === 'unavailable' && heldBefore && heldAfter) {
+      flood.whileHeld++;
+      violations.push(`random id ${id.slice(0, 8)} answered 503 while the instance held its lease`);
     }
   }
 
@@ -276,23 +328,54 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   const revoker = (async (): Promise<void> => {
     while (!stop) {
       await sleep(between(20, 120));
-      const r = random();
-      if (r < 0.15) {
-        // Mint on a random instance: an unknown key becomes valid with no invalidation.
-        const key = sampleKeyRecord({ accountId: `acct_chaos_${between(0, 5)}` });
-        const slot = pick(liveSlots());
-        try {
-          await slot.create(key);
-          keys.push(key);
-        } catch {
-          // unavailable: the key does not exist
-        }
-        continue;
-      }
       const key = pick(keys);
-      void revoke(r < 0.25 ? 'operator' : pick(liveSlots()), key);
+      void revoke(random() < 0.12 ? 'operator' : pick(liveSlots()), key);
     }
   })();
+
+  /**
+   * Mints a key on `on`, then uses it on `elsewhere` until that answers (a 503 is allowed while it
+   * holds no lease; every try starts after the mint returned, so each is checked: once a mint has
+   * returned, every instance knows the key).
+   */
+  async function mintThenUse(on: Slot, elsewhere: Slot): Promise<void> {
+    const key = sampleKeyRecord({ accountId: `acct_chaos_${between(0, 5)}` });
+    try {
+      await on.create(key);
+    } catch {
+      mints.failed++; // a 503: the key may exist or not, and is never used
+      return;
+    }
+    if (!on.alive) return;
+    mints.returned++;
+    let outcome = await request(elsewhere, key);
+    for (let tries = 1; outcome === 'unavailable' && tries < 20; tries++) {
+      mints.unavailable++;
+      await sleep(between(20, 100));
+      outcome = await request(elsewhere, key);
+    }
+    if (outcome === 'accepted') mints.usedElsewhere++;
+    keys.push(key);
+  }
+
+  // Mints on one instance, each new key used at once on another (only the child instance is ever
+  // killed: an in-process one is always there).
+  const minter = (async (): Promise<void> => {
+    while (!stop) {
+      await sleep(between(10, 60));
+      const on = pick(liveSlots());
+      await mintThenUse(on, pick(liveSlots().filter((s) => s !== on)));
+    }
+  })();
+
+  // Random ids nobody minted, from two clients at once, on every instance.
+  const flooders = Array.from({ length: 2 }, async () => {
+    while (!stop) {
+      const slot = pick(slots);
+      if (slot.alive) await floodRequest(slot);
+      await sleep(between(1, 6));
+    }
+  });
 
   // Faults overlap: each runs on its own, one at a time per instance. The first four are one of
   // each kind (in a seeded order), so even a short run has them all; then they are drawn at random.
@@ -354,11 +437,20 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
 
   await sleep(options.durationMs);
   stop = true;
-  await Promise.all([chaos, revoker, ...clients]);
+  await Promise.all([chaos, revoker, minter, ...clients, ...flooders]);
   await Promise.all(faultsDone);
   for (const s of slots) s.proxy.restore();
   await Promise.all([...inFlight]);
+  // Healed: on each instance, random ids and then keys minted on the next one, in turns (issue 25:
+  // keys minted on A work on B at once, though B had just answered random keys).
+  for (const [i, on] of slots.entries()) {
+    const elsewhere = slots[(i + 1) % slots.length]!;
+    for (let n = 0; n < 5; n++) {
+      await floodRequest(elsewhere);
+      await mintThenUse(on, elsewhere);
+    }
+  }
   await Promise.all([...slots, ...retired].map((s) => s.close().catch(() => {})));
   await Promise.all([...slots, ...retired].map((s) => s.proxy.close()));
-  return { seed: options.seed, requests: counts, revocationsReturned, revocationsFailed, faults, waits, violations };
+  return { seed: options.seed, requests: counts, mints, flood, revocationsReturned, revocationsFailed, faults, waits, violations };
 }
