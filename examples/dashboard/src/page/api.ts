@@ -7,6 +7,8 @@ export interface KeyInfo {
   readonly name: string | null;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** When the key stops authenticating (RFC 3339); `null`: never. */
+  readonly expiresAt: string | null;
 }
 
 /** The `201` of `POST /keys`: the only time the secret (`apiKey`) is seen. */
@@ -16,6 +18,13 @@ export interface MintedKey {
   readonly prefix: string;
   readonly name: string | null;
   readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+/** What a mint asks for: a name (`''`: none) and an expiry (RFC 3339; `null`: never). */
+export interface MintRequest {
+  readonly name: string;
+  readonly expiresAt: string | null;
 }
 
 /** What happened to a key. */
@@ -80,7 +89,7 @@ export interface Api {
    * A `401` here ends the session as `sign-in-again` when the server needs a recent sign-in to
    * mint (`mintNeedsRecentSignIn`): the token still works elsewhere, the login is too old.
    */
-  mintKey(name: string): Promise<MintedKey>;
+  mintKey(request: MintRequest): Promise<MintedKey>;
   revokeKey(id: string): Promise<void>;
   listDrops(): Promise<DropInfo[]>;
 }
@@ -129,9 +138,10 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
       const query = new URLSearchParams({ limit: String(EVENTS_PAGE_SIZE), ...(cursor !== undefined ? { cursor } : {}) });
       return (await (await call('GET', `/keys/events?${query.toString()}`)).json()) as KeyEventPage;
     },
-    mintKey: async (name) => {
+    mintKey: async ({ name, expiresAt }) => {
       const on401 = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
-      return (await (await call('POST', '/keys', name === '' ? undefined : { name }, on401)).json()) as MintedKey;
+      const body = { ...(name === '' ? {} : { name }), ...(expiresAt === null ? {} : { expiresAt }) };
+      return (await (await call('POST', '/keys', Object.keys(body).length === 0 ? undefined : body, on401)).json()) as MintedKey;
     },
     revokeKey: async (id) => void (await call('DELETE', `/keys/${encodeURIComponent(id)}`)),
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,

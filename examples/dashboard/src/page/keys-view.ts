@@ -1,11 +1,24 @@
 import { ApiError, type Api, type KeyInfo } from './api.js';
 import { type Announcer, byId, focus, h } from './dom.js';
-import { timeOf } from './format.js';
+import { EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryText, timeOf } from './format.js';
 import { reportError } from './report-error.js';
 import { confirmRevoke } from './revoke-dialog.js';
 
 const labelOf = (key: { name: string | null; prefix: string }): string =>
   key.name !== null && key.name !== '' ? `${key.name} (${key.prefix}…)` : `${key.prefix}…`;
+
+/** `2026-12-31T23:59`: a date in the browser's time zone, as a `datetime-local` input holds it. */
+const localDateTime = (date: Date): string => {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};
+
+/** "Expires in 3 days" (flagged within the API's warning window) or "Expired", then the date. */
+const expiryCell = (expiresAt: string | null, now: number): HTMLTableCellElement => {
+  const left = expiresAt === null ? Number.POSITIVE_INFINITY : new Date(expiresAt).getTime() - now;
+  const text = h('span', left < EXPIRY_WARNING_MS ? { class: 'expiring-soon' } : {}, expiryText(expiresAt, now));
+  return expiresAt === null ? h('td', {}, text) : h('td', {}, text, h('br'), timeOf(expiresAt, ''));
+};
 
 /**
  * Mint, list and revoke keys. After a mint, focus goes to the secret; after "I have saved it" or
@@ -17,6 +30,9 @@ export class KeysView {
   readonly #onChange: () => void;
   readonly #form = byId('mint-form', HTMLFormElement);
   readonly #nameInput = byId('key-name', HTMLInputElement);
+  readonly #expiry = byId('key-expiry', HTMLSelectElement);
+  readonly #expiryCustom = byId('key-expiry-custom', HTMLDivElement);
+  readonly #expiryAt = byId('key-expiry-at', HTMLInputElement);
   readonly #mintButton = byId('mint-button', HTMLButtonElement);
   readonly #secretPanel = byId('secret-panel', HTMLFieldSetElement);
   readonly #secretName = byId('secret-name', HTMLSpanElement);
@@ -40,6 +56,8 @@ export class KeysView {
       event.preventDefault();
       void this.#mint();
     });
+    this.#expiry.addEventListener('change', () => this.#showExpiryPicker());
+    this.#form.addEventListener('reset', () => queueMicrotask(() => this.#showExpiryPicker()));
     this.#copy.addEventListener('click', () => void this.#copySecret());
     this.#secret.addEventListener('focus', () => this.#secret.select());
     // A key may be revoked elsewhere (by value, by GitHub secret scanning): the list and the
@@ -103,26 +121,50 @@ export class KeysView {
           h('td', {}, h('code', { class: 'prefix' }, `${key.prefix}…`)),
           h('td', {}, timeOf(key.createdAt, '')),
           h('td', {}, timeOf(key.lastUsedAt, 'Never')),
+          expiryCell(key.expiresAt, Date.now()),
           h('td', { class: 'actions-cell' }, revoke),
         );
       }),
     );
   }
 
+  /** The date-time field shows only for "On a date…", and is then required, from now on. */
+  #showExpiryPicker(): void {
+    const custom = this.#expiry.value === 'custom';
+    this.#expiryCustom.hidden = !custom;
+    this.#expiryAt.required = custom;
+    if (custom) this.#expiryAt.min = localDateTime(new Date(Date.now() + 60_000));
+  }
+
+  /** The `expiresAt` the form asks for: `null` for Never; `undefined` when the date-time is not a date. */
+  #expiresAt(): string | null | undefined {
+    const choice = this.#expiry.value;
+    if (choice === '') return null;
+    if (choice === 'custom') return expiresAtOfLocal(this.#expiryAt.value) ?? undefined;
+    return expiresAtIn(Number(choice), Date.now());
+  }
+
   async #mint(): Promise<void> {
     const api = this.#api;
     if (api === null) return;
     const name = this.#nameInput.value.trim();
+    const expiresAt = this.#expiresAt();
+    if (expiresAt === undefined) {
+      this.#announcer.alert('Choose the date and time the key expires.');
+      focus(this.#expiryAt);
+      return;
+    }
     this.#mintButton.disabled = true;
     try {
-      const minted = await api.mintKey(name);
+      const minted = await api.mintKey({ name, expiresAt });
       if (this.#api !== api) return;
       this.#form.reset();
       this.#secretKeyId = minted.id;
       this.#secretName.textContent = labelOf(minted);
       this.#secret.value = minted.apiKey;
       this.#secretPanel.hidden = false;
-      this.#announcer.status(`Key ${labelOf(minted)} minted. Copy it now: it cannot be shown again.`);
+      const expiry = minted.expiresAt === null ? '' : ` ${expiryText(minted.expiresAt, Date.now())}.`;
+      this.#announcer.status(`Key ${labelOf(minted)} minted.${expiry} Copy it now: it cannot be shown again.`);
       focus(this.#secret);
       this.#onChange();
       await this.refresh();

@@ -1,0 +1,143 @@
+/**
+ * The key lifecycle in real Chromium against the reference server in process (PGlite in memory,
+ * development identity provider, the built page at /dashboard): mint with an expiry, the expiry
+ * column, a key expiring before the person's eyes.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestServer, type TestServer } from '../../express-server/src/testing/test-server.js';
+import { launchChromium } from '../test/launch-chromium.js';
+
+const DAY = 86_400_000;
+const HP_KEY = /^hp_[A-Za-z0-9_-]{43}$/;
+
+interface ListedKey {
+  readonly id: string;
+  readonly name: string | null;
+  readonly expiresAt: string | null;
+}
+
+describe('key lifecycle in the dashboard, in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend: 'pglite', idp: 'dev' });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.goto(`${server.url}/dashboard/`);
+    await page.getByLabel('Name', { exact: true }).fill('dana');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('No keys yet.').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const listed = async (): Promise<ListedKey[]> =>
+    ((await (await server.fetch('/keys', { headers: bearer(await server.token('dana')) })).json()) as { keys: ListedKey[] }).keys;
+
+  /** Mints through the form and resolves the secret shown, then puts it away. */
+  async function mintInPage(name: string, pickExpiry: () => Promise<void>): Promise<string> {
+    await page.getByLabel('Key name', { exact: true }).fill(name);
+    await pickExpiry();
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    await expect.poll(() => page.getByLabel('API key', { exact: true }).inputValue()).toMatch(HP_KEY);
+    const secret = await page.getByLabel('API key', { exact: true }).inputValue();
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    return secret;
+  }
+
+  it('mints with an expiry preset: the server holds it, the list says when, and answers carry Drops-Key-Expiration', async () => {
+    const before = Date.now();
+    const secret = await mintInPage('ci-week', () =>
+      page
+        .getByLabel('Expires', { exact: true })
+        .selectOption({ label: 'In 7 days' })
+        .then(() => {}),
+    );
+    const key = (await listed()).find((k) => k.name === 'ci-week');
+    const expiresAt = Date.parse(key?.expiresAt ?? '');
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * DAY - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 7 * DAY + 1000);
+
+    const row = page.getByRole('row', { name: /ci-week/ });
+    await expect.poll(() => row.innerText()).toContain('Expires in 7 days');
+    expect(await row.locator('time').last().getAttribute('datetime')).toBe(key?.expiresAt);
+    expect(await row.locator('.expiring-soon').count()).toBe(1);
+    // The form is back to its default after the mint: the next key never expires unless asked.
+    expect(await page.getByLabel('Expires', { exact: true }).inputValue()).toBe('');
+
+    // Within 7 days of expiry, the API says so on the answers the key authenticates.
+    const whoami = await server.fetch('/whoami', { headers: bearer(secret) });
+    expect(whoami.status).toBe(200);
+    expect(whoami.headers.get('drops-key-expiration')).toBe(key?.expiresAt);
+  });
+
+  it('mints with a date and time picked (in the browser time zone), and a key without expiry says Never', async () => {
+    await mintInPage('release-2027', async () => {
+      await page.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date…' });
+      await page.getByLabel('Expiry date and time', { exact: true }).fill('2027-03-31T18:30');
+    });
+    await mintInPage('forever', async () => {});
+    const keys = await listed();
+    expect(keys.find((k) => k.name === 'release-2027')?.expiresAt).toBe('2027-03-31T18:30:00.000Z');
+    expect(keys.find((k) => k.name === 'forever')?.expiresAt).toBeNull();
+    // The custom field hides again once the form is reset.
+    expect(await page.getByLabel('Expiry date and time', { exact: true }).isHidden()).toBe(true);
+
+    const custom = page.getByRole('row', { name: /release-2027/ });
+    await expect.poll(() => custom.innerText()).toMatch(/Expires in \d+ days/);
+    expect(await custom.locator('.expiring-soon').count()).toBe(0);
+    await expect.poll(() => page.getByRole('row', { name: /forever/ }).innerText()).toContain('Never');
+  });
+
+  it('refuses a date in the past in the page, and sends nothing', async () => {
+    const before = (await listed()).length;
+    await page.getByLabel('Key name', { exact: true }).fill('too-late');
+    await page.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date…' });
+    await page.getByLabel('Expiry date and time', { exact: true }).fill('2020-01-01T00:00');
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    // The browser's own validation (min = now) stops the submit.
+    expect(
+      await page.getByLabel('Expiry date and time', { exact: true }).evaluate((el) => (el as HTMLInputElement).validity.rangeUnderflow),
+    ).toBe(true);
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    expect((await listed()).length).toBe(before);
+    await page.getByLabel('Expires', { exact: true }).selectOption({ label: 'Never' });
+    await page.getByLabel('Key name', { exact: true }).fill('');
+  });
+
+  it('shows a key that expired as Expired, and the API answers it 401', async () => {
+    // Minted (by a script, with the ID token) to expire 2 s from now.
+    const res = await server.fetch('/keys', {
+      method: 'POST',
+      headers: { ...bearer(await server.token('dana')), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'short-lived', expiresAt: new Date(Date.now() + 2000).toISOString() }),
+    });
+    expect(res.status).toBe(201);
+    const { apiKey } = (await res.json()) as { apiKey: string };
+    const row = page.getByRole('row', { name: /short-lived/ });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh keys' }).click();
+          return row.innerText();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toContain('Expired');
+    await expect.poll(async () => (await server.fetch('/whoami', { headers: bearer(apiKey) })).status, { timeout: 20_000 }).toBe(401);
+    expect(await page.locator('#alert').innerText()).toBe('');
+    expect(consoleErrors).toEqual([]);
+  });
+});
