@@ -403,6 +403,32 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       create index ${RATE_LIMITS_TABLE}_expire on ${RATE_LIMITS_TABLE} (expire);
     `,
   },
+  {
+    version: 9,
+    name: 'roll',
+    // A roll mints a key that replaces another (replaces) and marks the old one (rolled_to, set
+    // once: a key is rolled at most once; the unique index says so too). Events name the other key
+    // of a roll (related_key_id): the 'rolled' event of the old key, the 'minted' event of the new.
+    // Shortening a key's expiry is announced like a revocation (the trigger of migration 5 now
+    // also fires for it): caching instances drop the key and read its new expiry, and the roller
+    // waits for their acknowledgements. Expand only: instances built on migration 8 read keys as
+    // before (and learn a shortened expiry when their cache next reads the key).
+    sql: `
+      alter table ${KEYS_TABLE} add column replaces text null, add column rolled_to text null;
+      create unique index ${KEYS_TABLE}_rolled_once on ${KEYS_TABLE} (replaces) where replaces is not null;
+      alter table ${KEY_EVENTS_TABLE} add column related_key_id text null;
+      alter table ${KEY_EVENTS_TABLE} drop constraint ${KEY_EVENTS_TABLE}_type_check;
+      alter table ${KEY_EVENTS_TABLE} add constraint ${KEY_EVENTS_TABLE}_type_check
+        check (type in ('minted', 'revoked', 'first_used', 'expired', 'rolled'));
+      drop trigger ${KEYS_TABLE}_revoked on ${KEYS_TABLE};
+      create trigger ${KEYS_TABLE}_revoked
+        before update of revoked_at, id, account_id, expires_at on ${KEYS_TABLE}
+        for each row
+        when (old.revoked_at is null and (new.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id
+          or (new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))))
+        execute function ${ANNOUNCE_FUNCTION}();
+    `,
+  },
 ]);
 
 /**

@@ -1,5 +1,5 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
 
 /**
  * First half of the two-int advisory lock key that serialises one account's mints (the second is
@@ -10,6 +10,7 @@ const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 const KEY_COLUMNS =
   'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, expires_at';
 const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
+const MINT_EVENT_COLUMNS = `${EVENT_COLUMNS}, related_key_id`;
 
 /** Every statement of {@link PostgresKeyStore}. @internal */
 export const SQL = {
@@ -24,17 +25,38 @@ export const SQL = {
   // by a statement that starts once the lock is held, sees every earlier mint committed.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
   // Insert only below the limit (the count reads the partial index of active keys by account),
-  // with its 'minted' event when it inserts.
+  // with its 'minted' event when it inserts. $16: the key a roll replaces, else null.
   createWithinLimit: `with k as (
-      insert into ${KEYS_TABLE} (${KEY_COLUMNS})
-      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz, $15::timestamptz
+      insert into ${KEYS_TABLE} (${KEY_COLUMNS}, replaces)
+      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz, $15::timestamptz, $16::text
       where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
-      returning id, account_id, prefix, name, created_at
+      returning id, account_id, prefix, name, created_at, replaces
     ), minted as (
-      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
-      select account_id, id, 'minted', prefix, name, created_at, $10::text, $11::text, $12::text, $13::text, $14::text from k
+      insert into ${KEY_EVENTS_TABLE} (${MINT_EVENT_COLUMNS})
+      select account_id, id, 'minted', prefix, name, created_at, $10::text, $11::text, $12::text, $13::text, $14::text, replaces from k
     )
     select id from k`,
+  // The key a roll replaces, locked: not the account's, revoked or expired (by $3, the store's
+  // clock) is no row; rolled_to says whether it was rolled before.
+  lockRolledKey: `select rolled_to, expires_at is not null and expires_at <= $3::timestamptz as expired
+    from ${KEYS_TABLE} where id = $1 and account_id = $2 and revoked_at is null for update`,
+  // The old key of a roll: its expiry at the end of the grace (never later), rolled_to, and its
+  // 'rolled' event naming the new key. A shorter expiry fires the trigger of migration 9 (a new
+  // revision, announced), in this transaction.
+  rollOld: `with k as (
+      update ${KEYS_TABLE} set expires_at = least(coalesce(expires_at, $2::timestamptz), $2::timestamptz), rolled_to = $3::text
+      where id = $1::text
+      returning id, account_id, prefix, name, expires_at
+    ), rolled as (
+      insert into ${KEY_EVENTS_TABLE} (${MINT_EVENT_COLUMNS})
+      select account_id, id, 'rolled', prefix, name, $4::timestamptz, $5::text, $6::text, $7::text, $8::text, $9::text, $3::text from k
+    )
+    select expires_at from k`,
+  // Read after rollOld in its transaction: the revision its announcement took (the row is locked
+  // by it), for the roller to wait on.
+  currentRevision: `select revision from ${REVISION_TABLE}`,
+  // Every active key of one account, locked in id order (as lockKeys), for DELETE /keys.
+  lockAccountActiveKeys: `select id from ${KEYS_TABLE} where account_id = $1 and revoked_at is null order by id for update`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
   // account_id and expires_at: revoked and unknown ids take this same query and the same work. An
   // expiring key's answer carries the database's time, which keeps the store's clock on it.
@@ -63,7 +85,7 @@ export const SQL = {
     order by r.n`,
   // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
   // Ordered by the column, qualified: a bare `seq` would be the text output column ("9" > "12").
-  listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url
+  listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url, related_key_id
     from ${KEY_EVENTS_TABLE}
     where account_id = $1 and seq < coalesce($2::bigint, 9223372036854775807)
     order by ${KEY_EVENTS_TABLE}.seq desc limit $3`,
@@ -113,10 +135,11 @@ export interface EventRow {
   ip: string | null;
   user_agent: string | null;
   url: string | null;
+  related_key_id: string | null;
 }
 
 export function eventOf(row: EventRow): KeyEvent {
-  return {
+  const event: KeyEvent = {
     type: row.type,
     keyId: row.key_id,
     prefix: row.prefix,
@@ -128,4 +151,5 @@ export function eventOf(row: EventRow): KeyEvent {
     userAgent: row.user_agent,
     url: row.url,
   };
+  return row.related_key_id === null ? event : { ...event, relatedKeyId: row.related_key_id };
 }

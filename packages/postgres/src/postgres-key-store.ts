@@ -12,6 +12,8 @@ import type {
   RevokeManyOptions,
   RevokeManyStatus,
   RevokeOptions,
+  RollKeyOptions,
+  RollKeyResult,
 } from '@drops/auth';
 import { LastUsedBatcher } from '@drops/auth/internal';
 import { listKeyEvents, listKeys } from './account-listings.js';
@@ -21,7 +23,7 @@ import { waitForAcknowledgements, type RevocationWait } from './lease/wait-for-a
 import { parseStoreSettings, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 import { eventParams, keyParams, mintedContext, SQL, UNATTRIBUTED } from './postgres-key-store-sql.js';
 import { completeRevocationRequest, pendingRevocationRequests, recordRevocationRequest } from './pending-revocation-requests.js';
-import type { Queryable } from './queryable.js';
+import type { Queryable, SqlExecutor } from './queryable.js';
 import { creationError, unavailable } from './store-error.js';
 import { writeLastUses } from './write-last-uses.js';
 import { DatabaseClock } from './lease/database-clock.js';
@@ -121,19 +123,72 @@ export class PostgresKeyStore implements KeyStore {
    * the same statement.
    */
   async createWithinLimit(key: NewKeyRecord, maxActive: number, event?: KeyEventContext): Promise<boolean> {
-    const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event)), key.expiresAt];
     try {
-      return await this.#db.transaction(async (tx) => {
-        await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
-        const { rows } = await tx.query(SQL.createWithinLimit, params, {
-          name: 'drops_auth_keys_create_within_limit',
-          timeoutMs: this.#timeoutMs,
-        });
-        return rows.length === 1;
-      });
+      return await this.#db.transaction((tx) => this.#insertWithinLimit(tx, key, maxActive, event, null));
     } catch (error) {
       throw creationError(error);
     }
+  }
+
+  /** The account's mint lock, then the key and its 'minted' event below the limit: whether it was stored. */
+  async #insertWithinLimit(
+    tx: SqlExecutor,
+    key: NewKeyRecord,
+    maxActive: number,
+    event: KeyEventContext | undefined,
+    replaces: string | null,
+  ): Promise<boolean> {
+    const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event)), key.expiresAt, replaces];
+    await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
+    const { rows } = await tx.query(SQL.createWithinLimit, params, {
+      name: 'drops_auth_keys_create_within_limit',
+      timeoutMs: this.#timeoutMs,
+    });
+    return rows.length === 1;
+  }
+
+  /**
+   * Rolls a key in one transaction (the account's mint lock, the old key's row lock, the new key
+   * below the limit, the old key's shorter expiry and both events), then waits, as `revoke` does,
+   * until every instance holding a cache lease has dropped the old key (it reads the new expiry
+   * next) or its lease has expired. The new key needs no wait: no instance holds it yet.
+   */
+  async roll({ oldId, key, graceEndsAt, maxActive, event }: RollKeyOptions): Promise<RollKeyResult> {
+    this.#cache.drop(oldId);
+    let outcome: { result: RollKeyResult; revision: number | null };
+    try {
+      outcome = await this.#db.transaction(async (tx) => {
+        const o = { timeoutMs: this.#timeoutMs };
+        // The account lock first, as every mint takes it, then the old key's row.
+        await tx.query(SQL.lockAccountKeys, [key.accountId], o);
+        const { rows } = await tx.query<{ rolled_to: string | null; expired: boolean }>(
+          SQL.lockRolledKey,
+          [oldId, key.accountId, new Date(this.now())],
+          o,
+        );
+        const old = rows[0];
+        if (old === undefined || old.expired) return { result: { status: 'not_found' as const }, revision: null };
+        if (old.rolled_to !== null) return { result: { status: 'already_rolled' as const }, revision: null };
+        if (!(await this.#insertWithinLimit(tx, key, maxActive, event, oldId)))
+          return { result: { status: 'limit' as const }, revision: null };
+        const rolled = await tx.query<{ expires_at: Date }>(
+          SQL.rollOld,
+          [oldId, graceEndsAt, key.id, key.createdAt, ...eventParams(event)],
+          o,
+        );
+        const { rows: revision } = await tx.query<{ revision: string }>(SQL.currentRevision, [], o);
+        return {
+          result: { status: 'rolled' as const, oldExpiresAt: new Date(rolled.rows[0]!.expires_at) },
+          revision: Number(revision[0]!.revision),
+        };
+      });
+    } catch (error) {
+      throw creationError(error);
+    } finally {
+      this.#cache.drop(oldId);
+    }
+    if (outcome.revision !== null) await this.#waitForRevision(outcome.revision, undefined);
+    return outcome.result;
   }
 
   /**
@@ -237,6 +292,35 @@ export class PostgresKeyStore implements KeyStore {
     }
     if (highest !== null) await this.#waitForRevision(highest, report);
     return distinct.map((id) => ({ id, status: statuses.get(id) ?? 'unknown' }));
+  }
+
+  /**
+   * Revokes every active key of the account in one transaction (its keys locked in id order, as
+   * `revokeMany` locks), one `'revoked'` event each, then one wait for the highest revision.
+   */
+  async revokeAll(accountId: string, { at, event, report }: RevokeOptions): Promise<number> {
+    let rows: { id: string; revoked: boolean; revision: string | null }[];
+    try {
+      rows = await this.#db.transaction(async (tx) => {
+        const o = { timeoutMs: this.#timeoutMs };
+        const { rows: locked } = await tx.query<{ id: string }>(SQL.lockAccountActiveKeys, [accountId], o);
+        if (locked.length === 0) return [];
+        const ids = locked.map((r) => r.id);
+        const result = await tx.query<{ id: string; revoked: boolean; revision: string | null }>(
+          SQL.revokeMany,
+          [ids, at, ...eventParams(event ?? UNATTRIBUTED)],
+          { name: 'drops_auth_keys_revoke_many', ...o },
+        );
+        return result.rows;
+      });
+    } catch (error) {
+      throw unavailable(error);
+    }
+    this.#dropAll(rows.map((r) => r.id));
+    const revoked = rows.filter((r) => r.revoked);
+    const highest = Math.max(0, ...revoked.map((r) => Number(r.revision ?? 0)));
+    if (revoked.length > 0) await this.#waitForRevision(highest, report);
+    return revoked.length;
   }
 
   #dropAll(ids: readonly string[]): void {

@@ -104,6 +104,8 @@ export type KeyStoreOperation =
   | 'listByAccount'
   | 'revoke'
   | 'revokeMany'
+  | 'roll'
+  | 'revokeAll'
   | 'listEvents'
   | 'recordRevocationRequest'
   | 'pendingRevocationRequests'

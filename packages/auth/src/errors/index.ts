@@ -11,5 +11,6 @@ export { NotFoundError } from './not-found-error.js';
 export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { MethodNotAllowedError } from './method-not-allowed-error.js';
 export { KeyLimitError, type KeyLimitErrorBody } from './key-limit-error.js';
+export { ConflictError } from './conflict-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
 export { InvalidSignatureError } from './invalid-signature-error.js';

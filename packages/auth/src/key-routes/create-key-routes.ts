@@ -6,6 +6,7 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { KeyManager } from '../keys/create-key-manager.js';
 import { mintOptionsFromBody } from '../keys/mint-options.js';
+import type { RollOptions } from '../keys/roll-options.js';
 import { jsonAnswer, type RouteAnswer } from '../leaked-keys/route-answer.js';
 import { parseKeyRoutesOptions, type KeyRoutesOptions } from './key-routes-options.js';
 import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from '../adapter/key-expiration-header.js';
@@ -41,10 +42,14 @@ export interface KeyRoutes {
 const BOTH_CREDENTIALS = parseAccept(undefined);
 const REVOKED: RouteAnswer = Object.freeze({ status: 204, headers: Object.freeze({ 'cache-control': 'no-store' }), bodyText: '' });
 
-/** The route below the mount point: `''` (the root), `'events'`, a key id, or `null` (deeper: a 404). */
-function routeOf(path: string): string | null {
-  const rest = path.replace(/^\/|\/$/g, '');
-  return rest.includes('/') ? null : rest;
+/**
+ * The route below the mount point: `''` (the root), `'events'`, a key id, a key id and `'roll'`,
+ * or `null` (anything deeper: a 404).
+ */
+function routeOf(path: string): { readonly rest: string; readonly roll: boolean } | null {
+  const parts = path.replace(/^\/|\/$/g, '').split('/');
+  if (parts.length === 1) return { rest: parts[0]!, roll: false };
+  return parts.length === 2 && parts[0] !== '' && parts[0] !== 'events' && parts[1] === 'roll' ? { rest: parts[0]!, roll: true } : null;
 }
 
 function decodeId(rest: string): string {
@@ -66,6 +71,12 @@ function decodeId(rest: string): string {
  * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`.
  * - `DELETE /keys/:id`: `204`; `404` for no active key of the caller's with that id; `400` for an
  *   id that is not 64 lowercase hex.
+ * - `POST /keys/:id/roll`: ID token only (the uniform 401 for an API key, before the body is read).
+ *   Optional JSON `{"graceSeconds": 3600}` (default 86 400, at most 604 800): `201` with the new
+ *   key as a mint answers it plus `replaces`; the old key works until the grace ends. `404` as for
+ *   `DELETE`, `409` for a key rolled before.
+ * - `DELETE /keys`: ID token only: revokes every active key of the account, `200 {"revoked": n}`
+ *   once no instance accepts any of them.
  *
  * A success answered to an API key that expires within 7 days carries `Drops-Key-Expiration`
  * ({@link keyExpirationHeader}); adapters add it to the errors after authentication too
@@ -100,7 +111,13 @@ export function createKeyRoutes(
     throw new TypeError(`${where}: authenticator must come from createAuthenticator()`);
   }
   const manager = keys as Partial<KeyManager> | null;
-  if (typeof manager?.mint !== 'function' || typeof manager.list !== 'function' || typeof manager.revoke !== 'function') {
+  if (
+    typeof manager?.mint !== 'function' ||
+    typeof manager.list !== 'function' ||
+    typeof manager.revoke !== 'function' ||
+    typeof manager.roll !== 'function' ||
+    typeof manager.revokeAll !== 'function'
+  ) {
     throw new TypeError(`${where}: keys must come from createKeyManager()`);
   }
   const { bodyLimit } = parseKeyRoutesOptions(options, where);
@@ -113,7 +130,16 @@ export function createKeyRoutes(
       return jsonAnswer(201, await keys.mint(principal, mintOptionsFromBody(body), request.info()));
     }
     if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, { keys: await keys.list(principal) });
-    throw new MethodNotAllowedError(['GET', 'POST']);
+    if (method === 'DELETE') return jsonAnswer(200, await keys.revokeAll(principal, request.info()));
+    throw new MethodNotAllowedError(['GET', 'POST', 'DELETE']);
+  }
+
+  async function roll(method: string, principal: Principal, id: string, request: KeyRouteRequest): Promise<RouteAnswer> {
+    if (method !== 'POST') throw new MethodNotAllowedError(['POST']);
+    // As for a mint: an API key is refused before a byte of the body is read.
+    if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+    const body = await request.readJson(bodyLimit);
+    return jsonAnswer(201, await keys.roll(principal, id, body as RollOptions | undefined, request.info()));
   }
 
   async function events(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
@@ -138,8 +164,10 @@ export function createKeyRoutes(
 
   async function route(principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
     const method = request.method.toUpperCase();
-    const rest = routeOf(request.path);
-    if (rest === null) throw new NotFoundError('not found');
+    const target = routeOf(request.path);
+    if (target === null) throw new NotFoundError('not found');
+    const { rest } = target;
+    if (target.roll) return roll(method, principal, decodeId(rest), request);
     if (rest === '') return root(method, principal, request);
     if (rest === 'events') return events(method, principal, request);
     if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);

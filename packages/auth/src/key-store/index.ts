@@ -8,6 +8,8 @@ export type {
   ReportRevocation,
   RevokeOptions,
   RevokeManyOptions,
+  RollKeyOptions,
+  RollKeyResult,
 } from './key-store.js';
 export type {
   KeyEvent,

@@ -1,8 +1,9 @@
 /**
- * What happened to a key: minted, revoked, used for the first time, or expired (written once, when
- * a request first came with the key after its expiry; its `at` is the expiry).
+ * What happened to a key: minted, revoked, used for the first time, expired (written once, when
+ * a request first came with the key after its expiry; its `at` is the expiry), or rolled (replaced
+ * by a new key, `POST /keys/<id>/roll`: it expires when the grace ends).
  */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired';
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled';
 
 /**
  * How it happened. `'api'`: the `/keys` routes, or a request authenticated with the key (its first
@@ -64,6 +65,11 @@ export interface KeyEvent extends KeyEventContext {
   readonly prefix: string;
   readonly name: string | null;
   readonly at: Date;
+  /**
+   * The key at the other end of a roll: on a `'rolled'` event the new key's id, on the `'minted'`
+   * event of a key a roll minted the id of the key it replaces. Absent on every other event.
+   */
+  readonly relatedKeyId?: string;
 }
 
 /**

@@ -108,6 +108,36 @@ export interface RevokeManyOptions extends RevokeOptions {
 }
 
 /**
+ * What `KeyStore.roll` is given: the new key, the old one's id, and when the old key's grace ends.
+ *
+ * @example
+ * ```ts
+ * await store.roll({ oldId, key: newKey, graceEndsAt: new Date(store.now() + 86_400_000), maxActive: 1000, event });
+ * ```
+ */
+export interface RollKeyOptions {
+  /** The key rolled: one of `key.accountId`'s active, unexpired keys not rolled before. */
+  readonly oldId: string;
+  /** The new key: minted as `createWithinLimit` mints, its `'minted'` event naming `oldId` (`relatedKeyId`). */
+  readonly key: NewKeyRecord;
+  /** The old key expires then, or at its own `expiresAt` when that is sooner. */
+  readonly graceEndsAt: Date;
+  /** Active keys the account may hold, the new one included (the grace keeps the old one active). */
+  readonly maxActive: number;
+  /** Who and where, for the new key's `'minted'` event and the old key's `'rolled'` event. */
+  readonly event: KeyEventContext;
+}
+
+/**
+ * What `KeyStore.roll` did: `'rolled'` (with the old key's expiry now), or nothing, because the
+ * account has no such active unexpired key (`'not_found'`), the key was rolled before
+ * (`'already_rolled'`) or the account is at `maxActive` (`'limit'`).
+ */
+export type RollKeyResult =
+  | { readonly status: 'rolled'; readonly oldExpiresAt: Date }
+  | { readonly status: 'not_found' | 'already_rolled' | 'limit' };
+
+/**
  * Where keys live. Implementations: {@link MemoryKeyStore} here, `PostgresKeyStore` in
  * `@drops/auth-postgres`. Every method is required, and every implementation runs the conformance
  * suite of `@drops/auth/testing/conformance` (writing one: https://github.com/drops-dev/drops-auth/blob/main/docs/key-stores.md).
@@ -157,6 +187,21 @@ export interface KeyStore {
    * gets at most one receipt of how the instances took it.
    */
   revoke(accountId: string, id: string, options: RevokeOptions): Promise<boolean>;
+  /**
+   * Rolls a key, atomically (one transaction on PostgreSQL): stores `options.key` as
+   * `createWithinLimit` would (the same account lock and limit), and moves the old key's expiry to
+   * `graceEndsAt` (never later than its own), marking it rolled: a key is rolled at most once.
+   * Writes the new key's `'minted'` event and the old key's `'rolled'` event, each naming the
+   * other (`relatedKeyId`). Resolves once every instance over the same data accepts the new key
+   * and refuses the old one from its new expiry (the wait of `revoke`); nothing changes unless it
+   * resolves `'rolled'`.
+   */
+  roll(options: RollKeyOptions): Promise<RollKeyResult>;
+  /**
+   * Revokes every active key of the account in one transaction, with one `'revoked'` event each,
+   * and resolves how many it revoked once no instance accepts any of them (one wait, as `revoke`'s).
+   */
+  revokeAll(accountId: string, options: RevokeOptions): Promise<number>;
   /**
    * Revokes every active key among `ids`, of any account (revocation by value: whoever holds a
    * secret may kill it). One `'revoked'` event per key revoked, in the same transaction as its

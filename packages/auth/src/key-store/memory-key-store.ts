@@ -11,7 +11,16 @@ import {
   type RequestInfo,
   type RevokeManyStatus,
 } from './key-event.js';
-import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord, RevokeManyOptions, RevokeOptions } from './key-store.js';
+import type {
+  ActiveKey,
+  KeyRecord,
+  KeyStore,
+  NewKeyRecord,
+  RevokeManyOptions,
+  RevokeOptions,
+  RollKeyOptions,
+  RollKeyResult,
+} from './key-store.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -32,8 +41,10 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
 );
 
 interface MemoryRow {
-  readonly record: NewKeyRecord;
-  readonly active: ActiveKey;
+  record: NewKeyRecord;
+  active: ActiveKey;
+  /** The key a roll replaced it with (a key is rolled once). */
+  rolledTo: string | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   /** Whether its `'expired'` event is written (once). */
@@ -94,21 +105,53 @@ export class MemoryKeyStore implements KeyStore {
     return true;
   }
 
-  #insert(key: NewKeyRecord, event: KeyEventContext | undefined): void {
+  /** Mints `options.key` and shortens the old key's expiry to the grace, in one step. */
+  async roll({ oldId, key, graceEndsAt, maxActive, event }: RollKeyOptions): Promise<RollKeyResult> {
+    const old = this.#rows.get(oldId);
+    const expired = old?.record.expiresAt != null && old.record.expiresAt.getTime() <= this.now();
+    if (old === undefined || old.revokedAt !== null || old.record.accountId !== key.accountId || expired) {
+      return { status: 'not_found' };
+    }
+    if (old.rolledTo !== null) return { status: 'already_rolled' };
+    if ((this.#activeCounts.get(key.accountId) ?? 0) >= maxActive) return { status: 'limit' };
+    this.#insert(key, event, oldId);
+    const own = old.record.expiresAt;
+    const oldExpiresAt = new Date(own !== null && own < graceEndsAt ? own : graceEndsAt);
+    old.rolledTo = key.id;
+    old.record = { ...old.record, expiresAt: oldExpiresAt };
+    old.active = Object.freeze({ ...old.active, expiresAt: oldExpiresAt });
+    this.#addEvent('rolled', old.record, key.createdAt, event, key.id);
+    return { status: 'rolled', oldExpiresAt: new Date(oldExpiresAt) };
+  }
+
+  /** Revokes every active key of the account; `options.report` is never called. */
+  async revokeAll(accountId: string, { at, event }: RevokeOptions): Promise<number> {
+    let revoked = 0;
+    for (const row of this.#rows.values()) {
+      if (row.record.accountId !== accountId || row.revokedAt !== null) continue;
+      this.#revokeRow(row, at, event ?? UNATTRIBUTED_API_EVENT);
+      revoked++;
+    }
+    return revoked;
+  }
+
+  #insert(key: NewKeyRecord, event: KeyEventContext | undefined, replaces?: string): void {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
     const record = { ...key, expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt) };
     this.#rows.set(key.id, {
       record,
       active: Object.freeze({ id: key.id, accountId: key.accountId, expiresAt: record.expiresAt }),
+      rolledTo: null,
       lastUsedAt: null,
       revokedAt: null,
       expiryRecorded: false,
     });
     this.#activeCounts.set(key.accountId, (this.#activeCounts.get(key.accountId) ?? 0) + 1);
-    this.#addEvent('minted', record, key.createdAt, event ?? { ...UNATTRIBUTED_API_EVENT, actor: key.provenance?.subject ?? null });
+    const context = event ?? { ...UNATTRIBUTED_API_EVENT, actor: key.provenance?.subject ?? null };
+    this.#addEvent('minted', record, key.createdAt, context, replaces);
   }
 
-  #addEvent(type: KeyEventType, key: NewKeyRecord, at: Date, context: KeyEventContext): void {
+  #addEvent(type: KeyEventType, key: NewKeyRecord, at: Date, context: KeyEventContext, relatedKeyId?: string): void {
     const { source, actor, ip, userAgent, url } = context;
     const event: KeyEvent = {
       type,
@@ -121,6 +164,7 @@ export class MemoryKeyStore implements KeyStore {
       ip,
       userAgent,
       url,
+      ...(relatedKeyId === undefined ? {} : { relatedKeyId }),
     };
     let events = this.#events.get(key.accountId);
     if (events === undefined) {

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { isKeyId } from '../api-key/api-key-format.js';
-import { generateApiKey, type RandomSource } from '../api-key/generate-api-key.js';
+import { generateApiKey, type GeneratedApiKey, type RandomSource } from '../api-key/generate-api-key.js';
 import type { Principal } from '../authenticator/principal.js';
 import { systemClock, type Clock } from '../clock.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { ConflictError } from '../errors/conflict-error.js';
 import { KeyLimitError } from '../errors/key-limit-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { RateLimitedError } from '../errors/rate-limited-error.js';
@@ -13,16 +14,17 @@ import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
-import type { KeyProvenance, KeyStore } from '../key-store/key-store.js';
+import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
-import { toKeyJson, type KeyJson, type MintedKeyJson } from './key-json.js';
+import { toKeyJson, type KeyJson, type MintedKeyJson, type RolledKeyJson } from './key-json.js';
 import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
 import { inProcessRateLimitStore, isRateLimitStore, takeOrUnavailable, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { assertRecentLogin } from './login-age.js';
 import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySecretResult } from './revoke-by-secret.js';
-import { parseMintOptions, type MintOptions } from './mint-options.js';
+import { parseMintOptions, type MintOptions, type ParsedMintOptions } from './mint-options.js';
+import { parseRollGraceSeconds, type RollOptions } from './roll-options.js';
 import { pendingRevocationsDrainer } from './pending-revocations.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
@@ -86,6 +88,23 @@ export interface KeyManager {
    * `'minted'` event (source `'api'`, actor the token's `sub`, with `request`'s address and agent).
    */
   mint(principal: Principal, options?: MintOptions, request?: RequestInfo): Promise<MintedKeyJson>;
+  /**
+   * Rolls one of the account's keys (`POST /keys/<id>/roll`): mints its replacement as `mint` does
+   * (ID token only, the same recent-login rule, rate limit and key limit; the old key's name, no
+   * expiry) and makes the old key expire `graceSeconds` from now (default 86 400, at most 604 800;
+   * never later than its own expiry), in one store transaction. Both keys work during the grace.
+   * Resolves the mint's 201 body plus `replaces` (the old id) once every instance knows both
+   * changes. `400` for a bad id or options, `404` when the account has no active, unexpired key
+   * with that id, `409` (`ConflictError`) for a key rolled before. Writes the new key's `'minted'`
+   * event and the old key's `'rolled'` event, each naming the other.
+   */
+  roll(principal: Principal, id: string, options?: RollOptions, request?: RequestInfo): Promise<RolledKeyJson>;
+  /**
+   * Revokes every active key of the account (`DELETE /keys`), ID token only (an API key gets the
+   * uniform 401), in one transaction with a `'revoked'` event each; resolves `{ revoked: n }` once
+   * no instance accepts any of them.
+   */
+  revokeAll(principal: Principal, request?: RequestInfo): Promise<{ revoked: number }>;
   /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
   list(principal: Principal): Promise<KeyJson[]>;
   /**
@@ -177,6 +196,24 @@ function checkExpiry(expiresAt: Date, now: number, maxKeyLifetimeSeconds: number
   }
 }
 
+/** A 400 unless `id` is a key id (64 lowercase hex). */
+function assertKeyId(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || !isKeyId(id)) throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
+}
+
+/** The 201 body of a mint: the only time the secret is sent. */
+function mintedJson(secret: string, key: NewKeyRecord): MintedKeyJson {
+  const { id, prefix, name, createdAt, expiresAt } = key;
+  return {
+    apiKey: secret,
+    id,
+    prefix,
+    name,
+    createdAt: createdAt.toISOString(),
+    expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
+  };
+}
+
 /** Who acted: the ID token's subject, or the id of the key that authenticated. */
 function actorOf(principal: Principal): string {
   return principal.credential === 'id_token' ? principal.claims.sub : principal.keyId;
@@ -230,41 +267,59 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       throw cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
     });
 
+  /**
+   * Everything a mint does before the store writes the key, for `mint` and `roll` alike: only an
+   * ID token, a recent enough login, an expiry in range, the mint rate limit; then the new key.
+   */
+  async function prepareMint(
+    principal: Principal,
+    { name, expiresAt }: ParsedMintOptions,
+    request: RequestInfo | undefined,
+  ): Promise<{ key: GeneratedApiKey; record: NewKeyRecord; event: KeyEventContext }> {
+    if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+    const now = clock();
+    if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
+    if (expiresAt !== null) checkExpiry(expiresAt, now, maxKeyLifetimeSeconds);
+    const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
+    if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
+    const key = generateApiKey(random);
+    const record: NewKeyRecord = {
+      id: key.id,
+      accountId: principal.accountId,
+      prefix: key.prefix,
+      name,
+      createdAt: new Date(now),
+      provenance: provenanceOf(principal),
+      expiresAt,
+    };
+    return { key, record, event: eventContextOf('api', principal.claims.sub, request) };
+  }
+
   return {
     async mint(principal, mintOptions, request) {
-      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
-      const now = clock();
-      if (maxAuthAgeSeconds !== undefined) assertRecentLogin(principal, maxAuthAgeSeconds, now);
       const { name, expiresAt } = parseMintOptions(mintOptions);
-      if (expiresAt !== null) checkExpiry(expiresAt, now, maxKeyLifetimeSeconds);
-      const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
-      if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
-      const key = generateApiKey(random);
-      const createdAt = new Date(now);
-      const created = await guard('create', () =>
-        keyStore.createWithinLimit(
-          {
-            id: key.id,
-            accountId: principal.accountId,
-            prefix: key.prefix,
-            name,
-            createdAt,
-            provenance: provenanceOf(principal),
-            expiresAt,
-          },
-          maxKeys,
-          eventContextOf('api', principal.claims.sub, request),
-        ),
-      );
+      const { key, record, event } = await prepareMint(principal, { name, expiresAt }, request);
+      const created = await guard('create', () => keyStore.createWithinLimit(record, maxKeys, event));
       if (!created) throw new KeyLimitError(maxKeys);
-      return {
-        apiKey: key.secret,
-        id: key.id,
-        prefix: key.prefix,
-        name,
-        createdAt: createdAt.toISOString(),
-        expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
-      };
+      return mintedJson(key.secret, record);
+    },
+
+    async roll(principal, id, rollOptions, request) {
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      const graceSeconds = parseRollGraceSeconds(rollOptions);
+      assertKeyId(id);
+      const old = (await guard('listByAccount', () => keyStore.listByAccount(principal.accountId))).find((k) => k.id === id);
+      // Before the mint's checks: a key that is not there (or has expired) costs no mint.
+      if (old === undefined || (old.expiresAt !== null && old.expiresAt.getTime() <= keyStore.now())) {
+        throw new NotFoundError('no active key with that id');
+      }
+      const { key, record, event } = await prepareMint(principal, { name: old.name, expiresAt: null }, request);
+      const graceEndsAt = new Date(keyStore.now() + graceSeconds * 1000);
+      const rolled = await guard('roll', () => keyStore.roll({ oldId: id, key: record, graceEndsAt, maxActive: maxKeys, event }));
+      if (rolled.status === 'not_found') throw new NotFoundError('no active key with that id');
+      if (rolled.status === 'already_rolled') throw new ConflictError('this key was rolled already: roll the key that replaced it');
+      if (rolled.status === 'limit') throw new KeyLimitError(maxKeys);
+      return { ...mintedJson(key.secret, record), replaces: id };
     },
 
     async list(principal) {
@@ -273,14 +328,19 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     async revoke(principal, id, request) {
-      if (typeof id !== 'string' || !isKeyId(id)) {
-        throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
-      }
+      assertKeyId(id);
       const event = eventContextOf('api', actorOf(principal), request);
       await observeRevocation(id, async (report) => {
         const revoked = await guard('revoke', () => keyStore.revoke(principal.accountId, id, { at: new Date(clock()), event, report }));
         if (!revoked) throw new NotFoundError('no active key with that id');
       });
+    },
+
+    async revokeAll(principal, request) {
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      const event = eventContextOf('api', principal.claims.sub, request);
+      const revoked = await guard('revokeAll', () => keyStore.revokeAll(principal.accountId, { at: new Date(clock()), event }));
+      return { revoked };
     },
 
     async revokeBySecret(secrets, context) {

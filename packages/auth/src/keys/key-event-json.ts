@@ -15,10 +15,15 @@ export interface KeyEventJson {
   readonly ip: string | null;
   readonly userAgent: string | null;
   readonly url?: string;
+  /** On the `'minted'` event of a key a roll minted: the id of the key it replaces. */
+  readonly replaces?: string;
+  /** On a `'rolled'` event: the id of the key that replaced this one. */
+  readonly rolledTo?: string;
 }
 
 /**
- * A {@link KeyEvent} as JSON for `GET /keys/events`.
+ * A {@link KeyEvent} as JSON for `GET /keys/events`; the two events of a roll name each other
+ * (`rolledTo` on the old key's `'rolled'`, `replaces` on the new key's `'minted'`).
  *
  * @example
  * ```ts
@@ -39,5 +44,7 @@ export function toKeyEventJson(event: KeyEvent): KeyEventJson {
     ip: event.ip,
     userAgent: event.userAgent,
   };
-  return event.url === null ? json : { ...json, url: event.url };
+  const withUrl = event.url === null ? json : { ...json, url: event.url };
+  if (event.relatedKeyId === undefined) return withUrl;
+  return event.type === 'rolled' ? { ...withUrl, rolledTo: event.relatedKeyId } : { ...withUrl, replaces: event.relatedKeyId };
 }

@@ -22,6 +22,11 @@ export interface MintedKeyJson {
   readonly expiresAt: string | null;
 }
 
+/** The 201 body of a roll: the new key as a mint answers it, and the id of the key it replaces. */
+export interface RolledKeyJson extends MintedKeyJson {
+  readonly replaces: string;
+}
+
 /**
  * A key record as JSON for `GET /keys`.
  *

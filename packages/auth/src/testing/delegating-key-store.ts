@@ -12,6 +12,8 @@ export function delegatingKeyStore(inner: KeyStore, overrides: Partial<KeyStore>
     listByAccount: (accountId) => inner.listByAccount(accountId),
     revoke: (accountId, id, options) => inner.revoke(accountId, id, options),
     revokeMany: (ids, options) => inner.revokeMany(ids, options),
+    roll: (options) => inner.roll(options),
+    revokeAll: (accountId, options) => inner.revokeAll(accountId, options),
     listEvents: (accountId, page) => inner.listEvents(accountId, page),
     recordUse: (id, at, info) => inner.recordUse(id, at, info),
     now: () => inner.now(),

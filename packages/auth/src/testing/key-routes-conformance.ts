@@ -169,6 +169,9 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
           ['POST', '/keys/events'],
           ['POST', '/keys', JSON.stringify({ name: 'x'.repeat(4 * BODY_LIMIT) })],
           ['POST', '/keys', '{"name": '],
+          ['POST', `/keys/${'a'.repeat(64)}/roll`, '{"graceSeconds": '],
+          ['GET', `/keys/${'a'.repeat(64)}/roll`],
+          ['DELETE', '/keys'],
         ] as const) {
           assert.equal(wireSnapshotOf(await send(method, path, JSON_TYPE, body)), expected, `${method} ${path}`);
         }
@@ -302,14 +305,140 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
       });
     });
 
+    describe('POST /keys/:id/roll', () => {
+      const roll = (id: string, credential: ReadonlyArray<readonly [string, string]>, body?: string, base = url): Promise<RawResponse> =>
+        send('POST', `/keys/${id}/roll`, [...credential, ...JSON_TYPE], body, base);
+
+      it('answers 201 with the new key as a mint answers it plus replaces; the old name kept, both keys work', async () => {
+        const old = await mint('acct_roll', 'ci-main');
+        const res = await roll(old.id, token('acct_roll'), '{"graceSeconds":3600}');
+        assert.equal(res.status, 201, res.body.toString('utf8'));
+        assert.equal(res.headers['cache-control'], 'no-store');
+        const body = json<Record<string, unknown>>(res);
+        assert.deepStrictEqual(Object.keys(body).sort(), ['apiKey', 'createdAt', 'expiresAt', 'id', 'name', 'prefix', 'replaces']);
+        assert.equal(body['replaces'], old.id);
+        assert.equal(body['name'], 'ci-main');
+        assert.equal(body['expiresAt'], null);
+        assert.match(String(body['apiKey']), /^hp_[A-Za-z0-9_-]{43}$/);
+        assert.notEqual(body['id'], old.id);
+        for (const apiKey of [old.apiKey, String(body['apiKey'])]) {
+          assert.equal((await send('GET', '/keys', bearer(apiKey))).status, 200, 'both keys work during the grace');
+        }
+        const listed = json<{ keys: Array<{ id: string; expiresAt: string | null }> }>(await send('GET', '/keys', token('acct_roll')));
+        const oldExpiry = Date.parse(String(listed.keys.find((k) => k.id === old.id)?.expiresAt));
+        assert.ok(
+          Math.abs(oldExpiry - (Date.parse(String(body['createdAt'])) + 3_600_000)) < 60_000,
+          'the old key expires when the grace ends',
+        );
+        const events = json<{ events: Array<Record<string, unknown>> }>(await send('GET', '/keys/events', token('acct_roll'))).events;
+        assert.ok(events.some((e) => e['type'] === 'rolled' && e['keyId'] === old.id && e['rolledTo'] === body['id']));
+        assert.ok(events.some((e) => e['type'] === 'minted' && e['keyId'] === body['id'] && e['replaces'] === old.id));
+      });
+
+      it('defaults the grace to a day, and a grace of 0 ends the old key now', async () => {
+        const old = await mint('acct_roll_grace');
+        const res = await roll(old.id, token('acct_roll_grace'));
+        assert.equal(res.status, 201);
+        const { createdAt } = json<{ createdAt: string }>(res);
+        const listed = json<{ keys: Array<{ id: string; expiresAt: string | null }> }>(
+          await send('GET', '/keys', token('acct_roll_grace')),
+        );
+        const oldExpiry = Date.parse(String(listed.keys.find((k) => k.id === old.id)?.expiresAt));
+        assert.ok(Math.abs(oldExpiry - (Date.parse(createdAt) + 86_400_000)) < 60_000);
+        const now = await mint('acct_roll_grace');
+        assert.equal((await roll(now.id, token('acct_roll_grace'), '{"graceSeconds":0}')).status, 201);
+        assert.deepStrictEqual(await snapshotOf(await send('GET', '/keys', bearer(now.apiKey))), UNIFORM_401);
+      });
+
+      it('refuses a second roll of one key with 409 JSON, minting nothing', async () => {
+        const old = await mint('acct_roll_twice');
+        assert.equal((await roll(old.id, token('acct_roll_twice'))).status, 201);
+        assertJsonError(await roll(old.id, token('acct_roll_twice')), 409, 'a second roll');
+        const listed = json<{ keys: unknown[] }>(await send('GET', '/keys', token('acct_roll_twice')));
+        assert.equal(listed.keys.length, 2);
+      });
+
+      it("answers 404 for an unknown, another account's or a revoked key, 400 for a bad id, as DELETE does", async () => {
+        const mine = await mint('acct_roll_nf');
+        const revoked = await mint('acct_roll_nf');
+        assert.equal((await send('DELETE', `/keys/${revoked.id}`, token('acct_roll_nf'))).status, 204);
+        assertJsonError(await roll(revoked.id, token('acct_roll_nf')), 404, 'revoked');
+        assertJsonError(await roll(mine.id, token('acct_roll_other')), 404, "another account's");
+        assertJsonError(await roll('a'.repeat(64), token('acct_roll_nf')), 404, 'unknown');
+        assertJsonError(await roll('abc', token('acct_roll_nf')), 400, 'a bad id');
+        assert.equal(json<{ keys: unknown[] }>(await send('GET', '/keys', token('acct_roll_nf'))).keys.length, 1);
+      });
+
+      const badGraces: ReadonlyArray<readonly [string, string]> = [
+        ['a negative grace', '{"graceSeconds":-1}'],
+        ['a grace over a week', '{"graceSeconds":604801}'],
+        ['a fractional grace', '{"graceSeconds":1.5}'],
+        ['a grace that is a string', '{"graceSeconds":"60"}'],
+        ['an unknown field', '{"graceSeconds":60,"name":"x"}'],
+        ['a JSON array', '[60]'],
+        ['malformed JSON', '{"graceSeconds": '],
+      ];
+      for (const [what, body] of badGraces) {
+        it(`answers ${what} with a JSON 400 and changes nothing`, async () => {
+          const old = await mint('acct_roll_bad');
+          assertJsonError(await roll(old.id, token('acct_roll_bad'), body), 400, what);
+          const listed = json<{ keys: Array<{ id: string; expiresAt: string | null }> }>(
+            await send('GET', '/keys', token('acct_roll_bad')),
+          );
+          assert.deepStrictEqual(
+            listed.keys.map((k) => [k.id, k.expiresAt]),
+            [[old.id, null]],
+          );
+        });
+      }
+
+      it('answers an API key with the uniform 401, whatever the body, and rolls nothing', async () => {
+        const old = await mint('acct_roll_key');
+        const expected = wireSnapshotOf(await send('GET', '/keys'));
+        for (const body of [undefined, '{"graceSeconds":60}', '{"graceSeconds": ']) {
+          assert.equal(wireSnapshotOf(await roll(old.id, bearer(old.apiKey), body)), expected, String(body));
+        }
+        assert.equal(json<{ keys: unknown[] }>(await send('GET', '/keys', token('acct_roll_key'))).keys.length, 1);
+      });
+
+      it('counts toward the key limit (409) like a mint', async () => {
+        const limited = await start({ maxKeysPerAccount: 1 });
+        const old = await mint('acct_roll_limited', undefined, limited);
+        assertJsonError(await roll(old.id, token('acct_roll_limited'), undefined, limited), 409, 'over the limit');
+        assert.equal((await send('GET', '/keys', bearer(old.apiKey), undefined, limited)).status, 200);
+      });
+    });
+
+    describe('DELETE /keys', () => {
+      it('revokes every active key of the account: 200 {"revoked": n}, then each is the uniform 401', async () => {
+        const keys = [await mint('acct_all'), await mint('acct_all'), await mint('acct_all')];
+        const other = await mint('acct_all_other');
+        const res = await send('DELETE', '/keys', token('acct_all'));
+        assert.equal(res.status, 200);
+        assert.deepStrictEqual(json(res), { revoked: 3 });
+        for (const k of keys) assert.deepStrictEqual(await snapshotOf(await send('GET', '/keys', bearer(k.apiKey))), UNIFORM_401);
+        assert.equal((await send('GET', '/keys', bearer(other.apiKey))).status, 200);
+        assert.deepStrictEqual(json(await send('DELETE', '/keys', token('acct_all'))), { revoked: 0 });
+      });
+
+      it('answers an API key with the uniform 401 and revokes nothing', async () => {
+        const key = await mint('acct_all_key');
+        const expected = wireSnapshotOf(await send('GET', '/keys'));
+        assert.equal(wireSnapshotOf(await send('DELETE', '/keys', bearer(key.apiKey))), expected);
+        assert.equal((await send('GET', '/keys', bearer(key.apiKey))).status, 200);
+      });
+    });
+
     describe('404 and 405 once authenticated', () => {
       it('answers another method with 405 and Allow, a deeper path with 404, all JSON', async () => {
         for (const [method, path, allow] of [
-          ['PUT', '/keys', 'GET, POST'],
-          ['PATCH', '/keys', 'GET, POST'],
+          ['PUT', '/keys', 'GET, POST, DELETE'],
+          ['PATCH', '/keys', 'GET, POST, DELETE'],
           ['GET', `/keys/${'a'.repeat(64)}`, 'DELETE'],
           ['POST', `/keys/${'a'.repeat(64)}`, 'DELETE'],
           ['POST', '/keys/events', 'GET'],
+          ['GET', `/keys/${'a'.repeat(64)}/roll`, 'POST'],
+          ['DELETE', `/keys/${'a'.repeat(64)}/roll`, 'POST'],
         ] as const) {
           const res = await send(method, path, token());
           assertJsonError(res, 405, `${method} ${path}`);
@@ -317,6 +446,8 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         }
         assertJsonError(await send('GET', '/keys/a/b', token()), 404, 'GET /keys/a/b');
         assertJsonError(await send('DELETE', '/keys/a/b', token()), 404, 'DELETE /keys/a/b');
+        assertJsonError(await send('POST', '/keys/events/roll', token()), 404, 'POST /keys/events/roll');
+        assertJsonError(await send('POST', `/keys/${'a'.repeat(64)}/roll/x`, token()), 404, 'POST /keys/<id>/roll/x');
       });
     });
 
@@ -330,6 +461,8 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
           listByAccount: down,
           revoke: down,
           revokeMany: down,
+          roll: down,
+          revokeAll: down,
           listEvents: down,
         });
         const base = await start({}, broken);
@@ -338,6 +471,8 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
           ['GET', '/keys', token('acct_503')],
           ['POST', '/keys', token('acct_503')],
           ['DELETE', `/keys/${'a'.repeat(64)}`, token('acct_503')],
+          ['POST', `/keys/${'a'.repeat(64)}/roll`, token('acct_503')],
+          ['DELETE', '/keys', token('acct_503')],
         ] as const) {
           const res = await send(method, path, headers, undefined, base);
           assert.equal(res.status, 503, `${method} ${path}`);

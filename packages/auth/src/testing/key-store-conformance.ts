@@ -4,6 +4,7 @@ import type { KeyStore } from '../key-store/key-store.js';
 import { describeKeyEventConformance } from './key-event-conformance.js';
 import { describePendingRevocationConformance } from './pending-revocation-conformance.js';
 import { describeKeyExpiryConformance } from './key-expiry-conformance.js';
+import { describeKeyRollConformance } from './key-roll-conformance.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A hook or test body: may return a promise. */
@@ -291,6 +292,7 @@ export function describeKeyStoreConformance(
     describeKeyEventConformance(test, () => h, capabilities);
     describePendingRevocationConformance(test, () => h, capabilities);
     describeKeyExpiryConformance(test, () => h, capabilities);
+    describeKeyRollConformance(test, () => h, capabilities);
 
     if (capabilities.persistent === true) {
       it('keeps keys and revocations across a reopen', async () => {
