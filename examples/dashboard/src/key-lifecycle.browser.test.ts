@@ -22,6 +22,8 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
   let browser: Browser;
   let page: Page;
   const consoleErrors: string[] = [];
+  /** erin's secrets, for revoke all. */
+  const erinSecrets: string[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ backend: 'pglite', idp: 'dev' });
@@ -43,8 +45,11 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
     await server?.close();
   });
 
-  const listed = async (): Promise<ListedKey[]> =>
-    ((await (await server.fetch('/keys', { headers: bearer(await server.token('dana')) })).json()) as { keys: ListedKey[] }).keys;
+  const listed = async (account = 'dana'): Promise<ListedKey[]> =>
+    ((await (await server.fetch('/keys', { headers: bearer(await server.token(account)) })).json()) as { keys: ListedKey[] }).keys;
+  const whoamiStatus = async (key: string): Promise<number> => (await server.fetch('/whoami', { headers: bearer(key) })).status;
+  const statusText = (): Promise<string> => page.locator('#status').innerText();
+  const activeId = (): Promise<string> => page.evaluate(() => document.activeElement?.id ?? '');
 
   /** Mints through the form and resolves the secret shown, then puts it away. */
   async function mintInPage(name: string, pickExpiry: () => Promise<void>): Promise<string> {
@@ -139,5 +144,79 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
     await expect.poll(async () => (await server.fetch('/whoami', { headers: bearer(apiKey) })).status, { timeout: 20_000 }).toBe(401);
     expect(await page.locator('#alert').innerText()).toBe('');
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('rolls a key: the new secret is shown once, both keys work during the overlap, and a key rolls only once', async () => {
+    // Another account, signed in afresh.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('erin');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('No keys yet.').waitFor();
+    const old = await mintInPage('deploy-main', async () => {});
+    const oldId = (await listed('erin'))[0]!.id;
+
+    const rollOld = page.getByRole('button', { name: `Roll key deploy-main (${old.slice(0, 10)}…)` });
+    // Escape cancels: nothing rolled, focus back on the button.
+    await rollOld.click();
+    const dialog = page.getByRole('dialog', { name: /Roll key deploy-main/ });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await rollOld.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await listed('erin')).toHaveLength(1);
+
+    await rollOld.click();
+    await dialog.getByLabel('The old key keeps working for').selectOption({ label: '1 hour' });
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    await expect.poll(() => page.getByLabel('API key', { exact: true }).inputValue()).toMatch(HP_KEY);
+    const rolled = await page.getByLabel('API key', { exact: true }).inputValue();
+    expect(rolled).not.toBe(old);
+    erinSecrets.push(old, rolled);
+    await expect.poll(activeId).toBe('secret');
+    await expect.poll(statusText).toContain(`Key deploy-main (${rolled.slice(0, 10)}…) rolled`);
+    expect(await statusText()).toContain('The old key keeps working for 1 hour.');
+
+    // Both work during the overlap; the server says the new one replaces the old, which now expires in an hour.
+    expect(await whoamiStatus(rolled)).toBe(200);
+    expect(await whoamiStatus(old)).toBe(200);
+    const keys = await listed('erin');
+    expect(keys.map((k) => k.name)).toEqual(['deploy-main', 'deploy-main']);
+    const oldListed = keys.find((k) => k.id === oldId)!;
+    expect(Math.abs(Date.parse(oldListed.expiresAt ?? '') - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+    const oldRow = page.locator(`tr[data-key-id="${oldId}"]`);
+    await expect.poll(() => oldRow.innerText()).toMatch(/Expires in (59|60) minutes/);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    expect(await page.locator('#secret').inputValue()).toBe('');
+
+    // Rolling the old key again is refused (409), said in the page; nothing minted.
+    await rollOld.click();
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    await expect.poll(() => page.locator('#alert').innerText()).toContain('409');
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    expect(await listed('erin')).toHaveLength(2);
+  });
+
+  it('revokes all keys once confirmed: the API then answers every one of them 401', async () => {
+    const third = await mintInPage('nightly', async () => {});
+    const secrets = [...erinSecrets, third];
+    expect(secrets).toHaveLength(3);
+    const revokeAll = page.getByRole('button', { name: 'Revoke all keys' });
+    await revokeAll.click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke all 3 keys?' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await revokeAll.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await whoamiStatus(third)).toBe(200);
+
+    await revokeAll.click();
+    await dialog.getByRole('button', { name: 'Revoke all keys' }).click();
+    await expect.poll(statusText).toBe('3 keys revoked. Requests made with them now get 401.');
+    await page.getByText('No keys yet.').waitFor();
+    await expect.poll(activeId).toBe('keys-heading');
+    expect(await revokeAll.isHidden()).toBe(true);
+    for (const secret of secrets) expect(await whoamiStatus(secret)).toBe(401);
+    expect(await listed('erin')).toEqual([]);
+    expect(consoleErrors.filter((e) => !e.includes('409'))).toEqual([]);
   });
 });

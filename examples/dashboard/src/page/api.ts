@@ -21,6 +21,11 @@ export interface MintedKey {
   readonly expiresAt: string | null;
 }
 
+/** The `201` of `POST /keys/<id>/roll`: the new key (its secret seen once), and the id of the key it replaces. */
+export interface RolledKey extends MintedKey {
+  readonly replaces: string;
+}
+
 /** What a mint asks for: a name (`''`: none) and an expiry (RFC 3339; `null`: never). */
 export interface MintRequest {
   readonly name: string;
@@ -91,6 +96,10 @@ export interface Api {
    */
   mintKey(request: MintRequest): Promise<MintedKey>;
   revokeKey(id: string): Promise<void>;
+  /** Mints the replacement of key `id`; the old key keeps working `graceSeconds` more. */
+  rollKey(id: string, graceSeconds: number): Promise<RolledKey>;
+  /** Revokes every active key of the account; resolves how many. */
+  revokeAllKeys(): Promise<number>;
   listDrops(): Promise<DropInfo[]>;
 }
 
@@ -132,6 +141,8 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
     }
     return res;
   };
+  // A roll mints too: both need a recent sign-in when the server says so.
+  const on401ForMint: SessionEndReason = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
   return {
     listKeys: async () => ((await (await call('GET', '/keys')).json()) as { keys: KeyInfo[] }).keys,
     listEvents: async (cursor) => {
@@ -139,11 +150,14 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
       return (await (await call('GET', `/keys/events?${query.toString()}`)).json()) as KeyEventPage;
     },
     mintKey: async ({ name, expiresAt }) => {
-      const on401 = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
       const body = { ...(name === '' ? {} : { name }), ...(expiresAt === null ? {} : { expiresAt }) };
-      return (await (await call('POST', '/keys', Object.keys(body).length === 0 ? undefined : body, on401)).json()) as MintedKey;
+      return (await (await call('POST', '/keys', Object.keys(body).length === 0 ? undefined : body, on401ForMint)).json()) as MintedKey;
     },
     revokeKey: async (id) => void (await call('DELETE', `/keys/${encodeURIComponent(id)}`)),
+    rollKey: async (id, graceSeconds) => {
+      return (await (await call('POST', `/keys/${encodeURIComponent(id)}/roll`, { graceSeconds }, on401ForMint)).json()) as RolledKey;
+    },
+    revokeAllKeys: async () => ((await (await call('DELETE', '/keys')).json()) as { revoked: number }).revoked,
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,
   };
 }

@@ -1,8 +1,9 @@
-import { ApiError, type Api, type KeyInfo } from './api.js';
+import { ApiError, type Api, type KeyInfo, type MintedKey } from './api.js';
 import { type Announcer, byId, focus, h } from './dom.js';
-import { EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryText, timeOf } from './format.js';
+import { durationOf, EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryText, timeOf } from './format.js';
 import { reportError } from './report-error.js';
-import { confirmRevoke } from './revoke-dialog.js';
+import { askInDialog } from './modal-dialog.js';
+import { plural } from './plural.js';
 
 const labelOf = (key: { name: string | null; prefix: string }): string =>
   key.name !== null && key.name !== '' ? `${key.name} (${key.prefix}…)` : `${key.prefix}…`;
@@ -46,6 +47,13 @@ export class KeysView {
   readonly #body = byId('keys-body', HTMLTableSectionElement);
   readonly #dialog = byId('revoke-dialog', HTMLDialogElement);
   readonly #dialogName = byId('revoke-name', HTMLSpanElement);
+  readonly #rollDialog = byId('roll-dialog', HTMLDialogElement);
+  readonly #rollName = byId('roll-name', HTMLSpanElement);
+  readonly #rollGrace = byId('roll-grace', HTMLSelectElement);
+  readonly #revokeAll = byId('revoke-all', HTMLButtonElement);
+  readonly #revokeAllDialog = byId('revoke-all-dialog', HTMLDialogElement);
+  readonly #revokeAllCount = byId('revoke-all-count', HTMLSpanElement);
+  #shownCount = 0;
   #api: Api | null = null;
   #secretKeyId: string | null = null;
 
@@ -66,6 +74,7 @@ export class KeysView {
       this.#onChange();
       void this.refresh(true);
     });
+    this.#revokeAll.addEventListener('click', () => void this.#revokeAllKeys());
     this.#done.addEventListener('click', () => {
       this.#hideSecret();
       focus(this.#heading);
@@ -86,7 +95,8 @@ export class KeysView {
     this.#body.replaceChildren();
     this.#table.hidden = true;
     this.#empty.hidden = true;
-    if (this.#dialog.open) this.#dialog.close();
+    this.#revokeAll.hidden = true;
+    for (const dialog of [this.#dialog, this.#rollDialog, this.#revokeAllDialog]) if (dialog.open) dialog.close();
   }
 
   async refresh(announce = false): Promise<void> {
@@ -110,8 +120,12 @@ export class KeysView {
   #render(keys: readonly KeyInfo[]): void {
     this.#empty.hidden = keys.length > 0;
     this.#table.hidden = keys.length === 0;
+    this.#revokeAll.hidden = keys.length === 0;
+    this.#shownCount = keys.length;
     this.#body.replaceChildren(
       ...keys.map((key) => {
+        const roll = h('button', { type: 'button', class: 'secondary compact', 'aria-label': `Roll key ${labelOf(key)}` }, 'Roll');
+        roll.addEventListener('click', () => void this.#roll(key, roll));
         const revoke = h('button', { type: 'button', class: 'link-danger', 'aria-label': `Revoke key ${labelOf(key)}` }, 'Revoke');
         revoke.addEventListener('click', () => void this.#revoke(key, revoke));
         return h(
@@ -122,7 +136,7 @@ export class KeysView {
           h('td', {}, timeOf(key.createdAt, '')),
           h('td', {}, timeOf(key.lastUsedAt, 'Never')),
           expiryCell(key.expiresAt, Date.now()),
-          h('td', { class: 'actions-cell' }, revoke),
+          h('td', { class: 'actions-cell' }, roll, revoke),
         );
       }),
     );
@@ -159,20 +173,25 @@ export class KeysView {
       const minted = await api.mintKey({ name, expiresAt });
       if (this.#api !== api) return;
       this.#form.reset();
-      this.#secretKeyId = minted.id;
-      this.#secretName.textContent = labelOf(minted);
-      this.#secret.value = minted.apiKey;
-      this.#secretPanel.hidden = false;
       const expiry = minted.expiresAt === null ? '' : ` ${expiryText(minted.expiresAt, Date.now())}.`;
-      this.#announcer.status(`Key ${labelOf(minted)} minted.${expiry} Copy it now: it cannot be shown again.`);
-      focus(this.#secret);
-      this.#onChange();
-      await this.refresh();
+      await this.#showSecret(minted, `Key ${labelOf(minted)} minted.${expiry}`);
     } catch (error) {
       reportError(this.#announcer, error);
     } finally {
       this.#mintButton.disabled = false;
     }
+  }
+
+  /** Shows a new key's secret, once, with what happened (`said`); the list and activity then refresh. */
+  async #showSecret(key: MintedKey, said: string): Promise<void> {
+    this.#secretKeyId = key.id;
+    this.#secretName.textContent = labelOf(key);
+    this.#secret.value = key.apiKey;
+    this.#secretPanel.hidden = false;
+    this.#announcer.status(`${said} Copy it now: it cannot be shown again.`);
+    focus(this.#secret);
+    this.#onChange();
+    await this.refresh();
   }
 
   async #copySecret(): Promise<void> {
@@ -197,7 +216,8 @@ export class KeysView {
   async #revoke(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
     const api = this.#api;
     if (api === null) return;
-    if (!(await confirmRevoke(this.#dialog, this.#dialogName, labelOf(key)))) {
+    this.#dialogName.textContent = labelOf(key);
+    if ((await askInDialog(this.#dialog)) !== 'revoke') {
       focus(button);
       return;
     }
@@ -214,6 +234,54 @@ export class KeysView {
         reportError(this.#announcer, error);
         return;
       }
+    }
+    this.#onChange();
+    await this.refresh();
+    if (this.#api === api) focus(this.#heading);
+  }
+
+  /** Rolls `key` after asking how long the old one keeps working; the new secret is shown once. */
+  async #roll(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    this.#rollName.textContent = labelOf(key);
+    this.#rollGrace.value = '86400';
+    if ((await askInDialog(this.#rollDialog)) !== 'roll') {
+      focus(button);
+      return;
+    }
+    const grace = Number(this.#rollGrace.value);
+    button.disabled = true;
+    try {
+      const rolled = await api.rollKey(key.id, grace);
+      if (this.#api !== api) return;
+      const old = grace === 0 ? 'The old key stops working now.' : `The old key keeps working for ${durationOf(grace)}.`;
+      await this.#showSecret(rolled, `Key ${labelOf(rolled)} rolled: a new key replaces ${key.prefix}…. ${old}`);
+    } catch (error) {
+      button.disabled = false;
+      reportError(this.#announcer, error);
+    }
+  }
+
+  /** Revokes every key of the account, once confirmed. */
+  async #revokeAllKeys(): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    this.#revokeAllCount.textContent = plural(this.#shownCount, 'key');
+    if ((await askInDialog(this.#revokeAllDialog)) !== 'revoke-all') {
+      focus(this.#revokeAll);
+      return;
+    }
+    this.#revokeAll.disabled = true;
+    try {
+      const revoked = await api.revokeAllKeys();
+      this.#hideSecret();
+      this.#announcer.status(`${plural(revoked, 'key')} revoked. Requests made with them now get 401.`);
+    } catch (error) {
+      reportError(this.#announcer, error);
+      return;
+    } finally {
+      this.#revokeAll.disabled = false;
     }
     this.#onChange();
     await this.refresh();
