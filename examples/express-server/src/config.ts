@@ -1,6 +1,7 @@
 import { createGitHubSecretScanning, GITHUB_SECRET_SCANNING_KEYS_URL } from '@drops/auth';
 import { dashboardConfig, type DashboardConfig } from '@drops/example-dashboard';
 import { isIP } from 'node:net';
+import { DEFAULT_WEBHOOK_RETRY_SECONDS } from '@drops/auth-postgres';
 import { z } from 'zod';
 import { devIdentityAllowed, devIdentityRefusal, devIdentityOnDatabaseRefusal } from './identity/dev-identity-allowed.js';
 import { parseDropsOrigin, type DropsOrigin } from './user-content/drops-origin.js';
@@ -72,6 +73,15 @@ export interface Config {
   readonly mintMaxAuthAgeSeconds: number | null;
   /** `MAX_KEY_LIFETIME_DAYS`: a mint's `expiresAt` at most this many days ahead; `null`: no limit. */
   readonly maxKeyLifetimeDays: number | null;
+  /** `WEBHOOK_RETRY_SECONDS`: delays between webhook delivery attempts, in seconds. */
+  readonly webhookRetrySeconds: readonly number[];
+  /**
+   * Webhooks may be plain `http:` to loopback addresses: exactly where the development identity
+   * provider may run (`NODE_ENV` unset, `development` or `test`, and PGlite or
+   * `DEV_IDENTITY_PROVIDER=on` beside `DATABASE_URL`), whichever provider is configured. Otherwise
+   * `https:` to public addresses only.
+   */
+  readonly webhookAllowLoopback: boolean;
   /** Mints per account per window (`MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS`): the key manager's `mintRateLimit`. */
   readonly mintRateLimit: { readonly max: number; readonly windowMs: number };
   /** `POST /credentials/revoke` per client address per window (`REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS`). */
@@ -170,6 +180,13 @@ const envSchema = z.object({
       .transform(Number)
       .pipe(z.number().min(1, 'must be at least 1 day (unset it for no limit)').max(36_500, 'must be at most 36500 (a century)')),
   ),
+  WEBHOOK_RETRY_SECONDS: optional(
+    z
+      .string()
+      .regex(/^\d+(,\d+){0,19}$/, 'must be a comma list of at most 20 whole numbers of seconds, such as 5,300,1800')
+      .transform((v) => v.split(',').map(Number))
+      .pipe(z.array(z.number().max(604_800, 'each delay must be at most 604800 seconds (a week)'))),
+  ),
   MINT_MAX_AUTH_AGE_SECONDS: optional(
     z
       .string()
@@ -241,6 +258,7 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `GITHUB_SECRET_SCANNING_KEYS_URL` | GitHub's (`https:`; `http:` only on loopback) |
  * | `MINT_MAX_AUTH_AGE_SECONDS` | unset: any valid ID token may mint |
  * | `MAX_KEY_LIFETIME_DAYS` | unset: a key may expire at any future date, or never |
+ * | `WEBHOOK_RETRY_SECONDS` | `5,300,1800,7200,18000,36000,36000`: delays between webhook delivery attempts |
  * | `MINT_RATE_LIMIT`, `MINT_RATE_WINDOW_SECONDS` | `60` per `3600` s per account |
  * | `REVOKE_BY_VALUE_LIMIT`, `REVOKE_BY_VALUE_WINDOW_SECONDS` | `60` per `3600` s per client address |
  * | `ANON_DEPLOY_LIMIT`, `ANON_DEPLOY_WINDOW_SECONDS` | `10` per `60` s per client address |
@@ -359,6 +377,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
     secretScanningKeysUrl: e.GITHUB_SECRET_SCANNING_KEYS_URL ?? GITHUB_SECRET_SCANNING_KEYS_URL,
     mintMaxAuthAgeSeconds: e.MINT_MAX_AUTH_AGE_SECONDS ?? null,
     maxKeyLifetimeDays: e.MAX_KEY_LIFETIME_DAYS ?? null,
+    webhookRetrySeconds: e.WEBHOOK_RETRY_SECONDS ?? DEFAULT_WEBHOOK_RETRY_SECONDS,
+    webhookAllowLoopback: !production && (e.DATABASE_URL === undefined || e.DEV_IDENTITY_PROVIDER === 'on'),
     mintRateLimit: { max: e.MINT_RATE_LIMIT ?? 60, windowMs: (e.MINT_RATE_WINDOW_SECONDS ?? 3600) * 1000 },
     revokeByValueLimit: e.REVOKE_BY_VALUE_LIMIT ?? 60,
     revokeByValueWindowMs: (e.REVOKE_BY_VALUE_WINDOW_SECONDS ?? 3600) * 1000,

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthenticator, createKeyManager, inProcessRateLimitStore } from '@drops/auth';
-import { PostgresKeyStore, PostgresRateLimitStore, type Queryable } from '@drops/auth-postgres';
+import {
+  PostgresKeyStore,
+  PostgresRateLimitStore,
+  PostgresWebhookStore,
+  startWebhookSender,
+  writeExpiryNotices,
+  type Queryable,
+} from '@drops/auth-postgres';
 import { limitAuthFailures } from './rate-limits/auth-failure-limit.js';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -91,6 +98,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       mintRateLimit: config.mintRateLimit,
       ...(config.mintMaxAuthAgeSeconds !== null ? { maxAuthAgeSeconds: config.mintMaxAuthAgeSeconds } : {}),
       ...(config.maxKeyLifetimeDays !== null ? { maxKeyLifetimeSeconds: config.maxKeyLifetimeDays * 86_400 } : {}),
+      webhooks: { store: new PostgresWebhookStore({ db }), allowLoopbackHttp: config.webhookAllowLoopback },
     }),
     db,
     logger,
@@ -99,7 +107,25 @@ export async function startServer(config: Config, options: StartOptions): Promis
     lifecycle,
     metrics,
   });
-  const sweeper = startSweeper({ drops: new DropsRepository(db), intervalMs: config.sweepIntervalMs, clock, logger });
+  const sweeper = startSweeper({
+    drops: new DropsRepository(db),
+    keyNotices: () => writeExpiryNotices(db),
+    intervalMs: config.sweepIntervalMs,
+    clock,
+    logger,
+  });
+  // Off every request's path: the outbox is read on its own timer, a few deliveries at a time.
+  // Logged by id and account only: never the secret, the URL's answer or the payload.
+  const webhookSender = startWebhookSender({
+    db,
+    retrySeconds: config.webhookRetrySeconds,
+    allowLoopback: config.webhookAllowLoopback,
+    onDelivery: (report) =>
+      report.kind === 'delivered'
+        ? logger.debug({ webhook: report }, 'webhook delivered')
+        : logger.warn({ webhook: report }, report.givenUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry'),
+    onError: (error) => logger.warn({ err: error }, 'webhook outbox: reading or updating failed; will retry'),
+  });
 
   // Timeouts are checked every connectionsCheckingInterval (Node's default: 30 s): a second, so a
   // request timeout of seconds cuts a trickled request within about that.
@@ -121,6 +147,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     metrics?.close();
     await sweeper.stop();
+    await webhookSender.stop();
     await keyStore.close();
     await db.close();
     throw error;
@@ -148,6 +175,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     await metricsListener?.close();
     metrics?.close();
     await sweeper.stop();
+    await webhookSender.stop();
     await keyStore.close();
     await db.close();
   };

@@ -6,6 +6,7 @@ export * from './authenticator/index.js';
 export * from './keys/index.js';
 export * from './secret-scanning/index.js';
 export * from './leaked-keys/index.js';
+export * from './webhooks/index.js';
 export type { KeyRoutesOptions } from './key-routes/key-routes-options.js';
 export type { RateLimit } from './rate-limit/rate-limiter.js';
 export { inProcessRateLimitStore, type InProcessRateLimitStoreOptions, type RateLimitStore } from './rate-limit/rate-limit-store.js';

@@ -22,3 +22,4 @@ export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from './po
 export { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
 export { openPGlite, type OpenPGliteOptions } from './open-pglite.js';
 export { openPostgresKeyStore, openPGliteKeyStore, type OpenKeyStoreOptions } from './open-key-store.js';
+export * from './webhooks/index.js';

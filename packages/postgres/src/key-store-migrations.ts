@@ -44,6 +44,22 @@ export const PENDING_REVOCATIONS_TABLE = 'drops_auth_pending_revocations';
  * (its own schema, created here so the runtime role needs no CREATE right). @internal
  */
 export const RATE_LIMITS_TABLE = 'drops_auth_rate_limits';
+/**
+ * Each account's webhook endpoint: its URL and `whsec_` signing secret (migration 10). The sender
+ * needs the secret itself, so it is stored as it is. @internal
+ */
+export const WEBHOOKS_TABLE = 'drops_auth_webhooks';
+/**
+ * Webhook deliveries not yet made (migration 10): a row per key event of an account with an
+ * endpoint, inserted by a trigger in the event's transaction, deleted once delivered (or given
+ * up). `locked_until` is the lease of the one sender working on it. @internal
+ */
+export const WEBHOOK_OUTBOX_TABLE = 'drops_auth_webhook_outbox';
+/** Expiry notices written once per key and lead time (7 and 1 days), so a sweep is idempotent (migration 10). @internal */
+export const EXPIRY_NOTICES_TABLE = 'drops_auth_key_expiry_notices';
+/** The trigger function that queues a webhook delivery for every key event (migration 10). @internal */
+export const ENQUEUE_WEBHOOK_FUNCTION = 'drops_auth_enqueue_webhook';
+
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
 /** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
@@ -427,6 +443,65 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         when (old.revoked_at is null and (new.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id
           or (new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))))
         execute function ${ANNOUNCE_FUNCTION}();
+    `,
+  },
+  {
+    version: 10,
+    name: 'webhooks and their outbox',
+    // The outbox row is written by a trigger on the event log, so every path that writes an event
+    // (the API, revocation by value, secret scanning, plain SQL drops_auth_revoke_key, an expiry
+    // noticed) queues its delivery in the same transaction, by construction. first_used is not
+    // sent. The payload is the Standard Webhooks body, built once here: { type, timestamp, data }
+    // with data the event's columns (camelCase for the known ones; a column a later migration adds
+    // rides along under its own name), never ip or user agent, never a secret. Deleting the
+    // endpoint deletes what it had pending (cascade). Expiry notices are written by the sweeper:
+    // one row per key and lead time, so the 7- and 1-day notices go once whoever sweeps.
+    sql: `
+      create table ${WEBHOOKS_TABLE} (
+        account_id text primary key,
+        url text not null,
+        secret text not null,
+        updated_at timestamptz not null default now()
+      );
+      create table ${WEBHOOK_OUTBOX_TABLE} (
+        id bigserial primary key,
+        account_id text not null references ${WEBHOOKS_TABLE} (account_id) on delete cascade,
+        payload jsonb not null,
+        created_at timestamptz not null default now(),
+        attempts integer not null default 0,
+        next_attempt_at timestamptz not null default now(),
+        locked_until timestamptz
+      );
+      create index ${WEBHOOK_OUTBOX_TABLE}_due on ${WEBHOOK_OUTBOX_TABLE} (next_attempt_at);
+      create index ${WEBHOOK_OUTBOX_TABLE}_by_account on ${WEBHOOK_OUTBOX_TABLE} (account_id);
+      create table ${EXPIRY_NOTICES_TABLE} (
+        key_id text not null,
+        days integer not null,
+        primary key (key_id, days)
+      );
+
+      create function ${ENQUEUE_WEBHOOK_FUNCTION}() returns trigger
+        language plpgsql as $fn$
+      begin
+        if new.type <> 'first_used' then
+          insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
+            select w.account_id, jsonb_build_object(
+              'type', 'key.' || new.type,
+              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'data', jsonb_build_object(
+                'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
+                'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'source', new.source, 'actor', new.actor, 'url', new.url
+              ) || (to_jsonb(new) - array['seq', 'account_id', 'key_id', 'type', 'prefix', 'name', 'at', 'source',
+                                           'actor', 'ip', 'user_agent', 'url'])
+            )
+            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
+        end if;
+        return null;
+      end
+      $fn$;
+      create trigger ${KEY_EVENTS_TABLE}_webhook after insert on ${KEY_EVENTS_TABLE}
+        for each row execute function ${ENQUEUE_WEBHOOK_FUNCTION}();
     `,
   },
 ]);

@@ -77,6 +77,9 @@ function decodeId(rest: string): string {
  *   `DELETE`, `409` for a key rolled before.
  * - `DELETE /keys`: ID token only: revokes every active key of the account, `200 {"revoked": n}`
  *   once no instance accepts any of them.
+ * - `GET|PUT|DELETE /keys/webhook` (ID token only): `200 {"url": … or null}`; `PUT {"url"}` answers
+ *   `200 {"url", "secret"}` (the `whsec_` secret, shown once); `DELETE` `204`. A 404 when the key
+ *   manager has no `webhooks` option.
  *
  * A success answered to an API key that expires within 7 days carries `Drops-Key-Expiration`
  * ({@link keyExpirationHeader}); adapters add it to the errors after authentication too
@@ -149,6 +152,18 @@ export function createKeyRoutes(
     return jsonAnswer(200, await keys.events(principal, page));
   }
 
+  async function webhook(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
+    if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, await keys.webhook.get(principal));
+    if (method === 'PUT') {
+      // As for a mint: an API key is refused before the body is read.
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      return jsonAnswer(200, await keys.webhook.set(principal, await request.readJson(bodyLimit)));
+    }
+    if (method !== 'DELETE') throw new MethodNotAllowedError(['GET', 'PUT', 'DELETE']);
+    await keys.webhook.remove(principal);
+    return REVOKED;
+  }
+
   return {
     async handle(request) {
       const principal = await authenticator.authenticate(request.authorization, {
@@ -170,6 +185,7 @@ export function createKeyRoutes(
     if (target.roll) return roll(method, principal, decodeId(rest), request);
     if (rest === '') return root(method, principal, request);
     if (rest === 'events') return events(method, principal, request);
+    if (rest === 'webhook') return webhook(method, principal, request);
     if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
     await keys.revoke(principal, decodeId(rest), request.info());
     return REVOKED;

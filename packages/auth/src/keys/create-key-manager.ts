@@ -26,6 +26,8 @@ import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySe
 import { parseMintOptions, type MintOptions, type ParsedMintOptions } from './mint-options.js';
 import { parseRollGraceSeconds, type RollOptions } from './roll-options.js';
 import { pendingRevocationsDrainer } from './pending-revocations.js';
+import { isWebhookStore } from '../webhooks/webhook-store.js';
+import { createWebhookSettings, type WebhookOptions, type WebhookSettings } from '../webhooks/webhook-settings.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
@@ -75,6 +77,12 @@ export interface KeyManagerOptions {
    * an `InvalidRequestError` (400). Default: unset (any future expiry, or none).
    */
   maxKeyLifetimeSeconds?: number;
+  /**
+   * Where the account's webhook endpoint is kept (`GET|PUT|DELETE /keys/webhook`), and whether
+   * loopback `http:` URLs are accepted (development only). Default: unset, and those routes answer
+   * 404. Delivery is the store's (`PostgresWebhookStore` of `@drops/auth-postgres`).
+   */
+  webhooks?: WebhookOptions;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
@@ -148,6 +156,8 @@ export interface KeyManager {
    * `next` of a previous page; anything else is an `InvalidRequestError` (400).
    */
   events(principal: Principal, page?: KeyEventsPageRequest): Promise<{ events: KeyEventJson[]; next: string | null }>;
+  /** The account's webhook endpoint (`GET|PUT|DELETE /keys/webhook`): 404s without the `webhooks` option. */
+  readonly webhook: WebhookSettings;
 }
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
@@ -162,6 +172,12 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
     maxKeyLifetimeSeconds: z.optional(z.int().check(z.positive())),
+    webhooks: z.optional(
+      z.strictObject({
+        store: z.custom<WebhookOptions['store']>(isWebhookStore, { error: 'expected a WebhookStore' }),
+        allowLoopbackHttp: z.optional(z.boolean()),
+      }),
+    ),
   }),
 );
 
@@ -366,6 +382,8 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     },
 
     revokePending,
+
+    webhook: createWebhookSettings(options.webhooks, random),
 
     async events(principal, page) {
       const request = parseKeyEventsPage(page);

@@ -29,3 +29,8 @@ export {
   type Uniform401WireSweepInput,
   type WireRoute,
 } from './uniform-401-wire-sweep.js';
+export {
+  LocalWebhookReceiver,
+  type LocalWebhookReceiverOptions,
+  type ReceivedWebhook,
+} from './local-webhook-receiver.js';

@@ -5,6 +5,7 @@ import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager, type KeyManager, type KeyManagerOptions } from '../keys/create-key-manager.js';
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
+import { MemoryWebhookStore } from '../webhooks/memory-webhook-store.js';
 import { delegatingKeyStore } from './delegating-key-store.js';
 import type { LeakedKeysServer, LeakedKeysTestApi } from './leaked-keys-conformance.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
@@ -426,6 +427,65 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         const expected = wireSnapshotOf(await send('GET', '/keys'));
         assert.equal(wireSnapshotOf(await send('DELETE', '/keys', bearer(key.apiKey))), expected);
         assert.equal((await send('GET', '/keys', bearer(key.apiKey))).status, 200);
+      });
+    });
+
+    describe('/keys/webhook', () => {
+      it('sets, shows and removes the endpoint with an ID token: the whsec_ secret shown once, "webhook" never a key id', async () => {
+        const base = await start({ webhooks: { store: new MemoryWebhookStore() } });
+        const none = await send('GET', '/keys/webhook', token('acct_hook'), undefined, base);
+        assert.equal(none.status, 200, none.body.toString('utf8'));
+        assert.deepStrictEqual(json(none), { url: null });
+        const put = await send('PUT', '/keys/webhook', [...token('acct_hook'), ...JSON_TYPE], '{"url":"https://example.com/hooks"}', base);
+        assert.equal(put.status, 200, put.body.toString('utf8'));
+        assert.equal(put.headers['cache-control'], 'no-store');
+        const set = json<{ url: string; secret: string }>(put);
+        assert.equal(set.url, 'https://example.com/hooks');
+        assert.match(set.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+        const shown = await send('GET', '/keys/webhook', token('acct_hook'), undefined, base);
+        assert.deepStrictEqual(json(shown), { url: 'https://example.com/hooks' });
+        assert.ok(!shown.body.toString('utf8').includes(set.secret), 'GET must not show the secret');
+        assert.deepStrictEqual(json(await send('GET', '/keys/webhook', token('acct_other'), undefined, base)), { url: null });
+        const del = await send('DELETE', '/keys/webhook', token('acct_hook'), undefined, base);
+        assert.equal(del.status, 204);
+        assert.deepStrictEqual(json(await send('GET', '/keys/webhook', token('acct_hook'), undefined, base)), { url: null });
+        const res = await send('POST', '/keys/webhook', token('acct_hook'), undefined, base);
+        assertJsonError(res, 405, 'POST /keys/webhook');
+        assert.equal(res.headers['allow'], 'GET, PUT, DELETE');
+      });
+
+      it('answers an API key with the uniform 401 on every method, and a bad url with a JSON 400 that sets nothing', async () => {
+        const base = await start({ webhooks: { store: new MemoryWebhookStore() } });
+        const key = await mint('acct_hook', undefined, base);
+        for (const method of ['GET', 'PUT', 'DELETE']) {
+          const res = await send(method, '/keys/webhook', [...bearer(key.apiKey), ...JSON_TYPE], '{"url":"https://example.com/"}', base);
+          assert.deepStrictEqual(await snapshotOf(res), UNIFORM_401, `${method} with an API key`);
+        }
+        for (const body of [
+          '{"url":"http://example.com/hooks"}',
+          '{"url":"http://127.0.0.1:9/hooks"}',
+          '{"url":"ftp://example.com/"}',
+          '{"url":"https://user:pass@example.com/"}',
+          '{"url":"not a url"}',
+          '{"url":42}',
+          '{}',
+          '{"url":"https://example.com/","secret":"whsec_x"}',
+          '["https://example.com/"]',
+        ]) {
+          assertJsonError(await send('PUT', '/keys/webhook', [...token('acct_hook'), ...JSON_TYPE], body, base), 400, body.slice(0, 60));
+        }
+        assert.deepStrictEqual(json(await send('GET', '/keys/webhook', token('acct_hook'), undefined, base)), { url: null });
+      });
+
+      it('accepts loopback http only with allowLoopbackHttp, and answers 404 JSON without the webhooks option', async () => {
+        const dev = await start({ webhooks: { store: new MemoryWebhookStore(), allowLoopbackHttp: true } });
+        const put = await send('PUT', '/keys/webhook', [...token('acct_dev'), ...JSON_TYPE], '{"url":"http://127.0.0.1:9/hooks"}', dev);
+        assert.equal(put.status, 200, put.body.toString('utf8'));
+        const lan = '{"url":"http://192.168.1.10/hooks"}';
+        assertJsonError(await send('PUT', '/keys/webhook', [...token('acct_dev'), ...JSON_TYPE], lan, dev), 400, 'http to a LAN host');
+        for (const method of ['GET', 'PUT', 'DELETE']) {
+          assertJsonError(await send(method, '/keys/webhook', [...token(), ...JSON_TYPE], '{"url":"https://example.com/"}'), 404, method);
+        }
       });
     });
 

@@ -1,0 +1,123 @@
+// Issue 26 item 5 on the reference server: PUT /keys/webhook, then key events delivered from the
+// durable outbox, signed per Standard Webhooks, at least once, across a SIGKILL and two instances.
+import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChildServer } from '../testing/child-server.js';
+import { useKillableServerBackend } from '../testing/killable-server-backend.js';
+import { BACKENDS, bearer, useTestServer, type Backend } from '../testing/test-server.js';
+import { useTwoInstances } from '../testing/two-instances.js';
+import { until } from '../testing/until.js';
+
+interface Payload {
+  type: string;
+  timestamp: string;
+  data: { keyId: string; source: string };
+}
+
+const receivers: LocalWebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(answer?: (i: number) => { status: number }): Promise<LocalWebhookReceiver> {
+  const r = await LocalWebhookReceiver.start(answer === undefined ? {} : { answer });
+  receivers.push(r);
+  return r;
+}
+
+const verified = (secret: string, r: ReceivedWebhook): Payload => new Webhook(secret).verify(r.body, r.headers) as Payload;
+
+async function setWebhook(base: string, idToken: string, url: string): Promise<string> {
+  const res = await fetch(`${base}/keys/webhook`, {
+    method: 'PUT',
+    headers: { ...bearer(idToken), 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { url: string; secret: string };
+  expect(body.url).toBe(url);
+  return body.secret;
+}
+
+describe('webhooks on the reference server', () => {
+  const server = useTestServer({ backend: 'postgres', idp: 'dev', env: { WEBHOOK_RETRY_SECONDS: '0,0,0' } });
+
+  it('delivers a mint and a revoke after two failures, verifiable with standardwebhooks; no secret in the logs', async () => {
+    const s = server();
+    const r = await receiver((i) => ({ status: i < 2 ? 500 : 204 }));
+    const idToken = await s.token('hooked');
+    const secret = await setWebhook(s.url, idToken, r.url);
+    const shown = await s.fetch('/keys/webhook', { headers: bearer(idToken) });
+    expect(await shown.json()).toEqual({ url: r.url });
+    const { apiKey, id } = await s.mintKey('hooked', 'ci');
+    expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
+    await until(() => r.delivered.length === 2, 'two deliveries', 4000);
+    expect(r.received.slice(0, 2).map((x) => x.status)).toEqual([500, 500]);
+    expect(r.delivered.map((x) => verified(secret, x).type).sort()).toEqual(['key.minted', 'key.revoked']);
+    for (const x of r.delivered) expect(verified(secret, x).data.keyId).toBe(id);
+    const logs = s.logs.join('');
+    expect(logs).toContain('webhook delivery failed');
+    expect(logs).not.toContain(secret);
+    expect(logs).not.toContain(secret.slice('whsec_'.length));
+    expect(logs).not.toContain(apiKey);
+  });
+
+  it('answers an API key on /keys/webhook with the uniform 401 and a bad url with a JSON 400', async () => {
+    const s = server();
+    const { apiKey } = await s.mintKey('hooked-401');
+    const put = await s.fetch('/keys/webhook', { method: 'PUT', headers: bearer(apiKey), body: '{"url":"https://example.com/"}' });
+    expect(put.status).toBe(401);
+    const bad = await s.fetch('/keys/webhook', {
+      method: 'PUT',
+      headers: { ...bearer(await s.token('hooked-401')), 'content-type': 'application/json' },
+      body: '{"url":"http://10.0.0.1/"}',
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/https/);
+  });
+});
+
+describe('webhooks on two instances of one PostgreSQL', () => {
+  const instances = useTwoInstances({ DEV_IDENTITY_PROVIDER: 'on', WEBHOOK_RETRY_SECONDS: '0' });
+
+  it('deliver each event once (every webhook-id once at the receiver)', async () => {
+    const { a, b, idp } = instances();
+    const r = await receiver();
+    const secret = await setWebhook(a.url, idp.mintIdToken({ sub: 'twice' }), r.url);
+    for (let i = 0; i < 10; i++) await (i % 2 === 0 ? a : b).mintKey('twice');
+    await until(() => r.received.length >= 10, 'ten deliveries', 4000);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // two more turns of each sender: nothing sent twice
+    const ids = r.received.map((x) => x.headers['webhook-id']);
+    expect(ids).toHaveLength(10);
+    expect(new Set(ids).size).toBe(10);
+    for (const x of r.received) expect(verified(secret, x).type).toBe('key.minted');
+  });
+});
+
+describe.each(BACKENDS)('a webhook whose endpoint was down when the server was SIGKILLed (%s)', (backend: Backend) => {
+  const data = useKillableServerBackend(backend, 'drops-webhook-');
+
+  it('arrives after the restart', async () => {
+    let up = false;
+    const r = await receiver(() => ({ status: up ? 204 : 503 }));
+    const env = { ...data.env, DEV_IDENTITY_PROVIDER: 'on', WEBHOOK_RETRY_SECONDS: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' };
+    const first = await startChildServer(env);
+    const idToken = data.idp.mintIdToken({ sub: 'killed' });
+    const secret = await setWebhook(first.url, idToken, r.url);
+    const res = await fetch(`${first.url}/keys`, { method: 'POST', headers: bearer(idToken), body: '{}' });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await until(() => r.received.length >= 1, 'a failed attempt', 4000);
+    await first.kill();
+    expect(await first.exited).toBe('SIGKILL');
+    expect(r.delivered).toHaveLength(0);
+
+    up = true;
+    const second = await startChildServer(env);
+    await until(() => r.delivered.length >= 1, 'the delivery after the restart', 12_000);
+    const payload = verified(secret, r.delivered[0] as ReceivedWebhook);
+    expect([payload.type, payload.data.keyId]).toEqual(['key.minted', id]);
+    await second.stop();
+  }, 120_000);
+});

@@ -1,0 +1,99 @@
+import type { RandomSource } from '../api-key/generate-api-key.js';
+import type { Principal } from '../authenticator/principal.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { UnavailableError } from '../errors/unavailable-error.js';
+import { generateWebhookSecret } from './webhook-secret.js';
+import { parseWebhookUrl } from './webhook-url.js';
+import type { WebhookStore } from './webhook-store.js';
+
+/** The `webhooks` option of `createKeyManager`: where endpoints are kept, and the URL rule. */
+export interface WebhookOptions {
+  readonly store: WebhookStore;
+  /**
+   * Accept `http:` URLs of loopback hosts (`localhost`, 127.0.0.0/8, `[::1]`): for development
+   * only (the reference server allows it exactly when its development identity provider runs).
+   * Default `false`: `https:` only.
+   */
+  readonly allowLoopbackHttp?: boolean;
+}
+
+/** An account's webhook as `GET /keys/webhook` shows it: `url` is `null` when none is set. */
+export interface WebhookJson {
+  readonly url: string | null;
+}
+
+/** The answer of `PUT /keys/webhook`: the only time the secret is shown. */
+export interface WebhookSetJson {
+  readonly url: string;
+  readonly secret: string;
+}
+
+/** The webhook routes' operations, for one principal's account. */
+export interface WebhookSettings {
+  /** `{ url }` of the account's endpoint, `{ url: null }` when none (ID token only). */
+  get(principal: Principal): Promise<WebhookJson>;
+  /**
+   * Sets the endpoint from a request body `{ "url": "https://…" }` (ID token only: an API key is
+   * the uniform 401) with a new secret, shown once in the answer. A bad body is a 400.
+   */
+  set(principal: Principal, body: unknown): Promise<WebhookSetJson>;
+  /** Removes the endpoint and its pending deliveries (ID token only); nothing to remove is no error. */
+  remove(principal: Principal): Promise<void>;
+}
+
+async function guard<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (cause) {
+    throw new UnavailableError('key_store', { cause });
+  }
+}
+
+function assertIdToken(principal: Principal): void {
+  if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+}
+
+function urlOfBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidRequestError('invalid webhook: expected a JSON object {"url": "https://…"}');
+  }
+  const keys = Object.keys(body);
+  if (keys.some((k) => k !== 'url')) throw new InvalidRequestError('invalid webhook: only "url" may be set');
+  return (body as { url?: unknown }).url;
+}
+
+/** Webhook routes that answer 404: no `webhooks` option was given. */
+const NOT_CONFIGURED: WebhookSettings = {
+  get: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
+  set: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
+  remove: () => Promise.reject(new NotFoundError('webhooks are not configured on this server')),
+};
+
+/**
+ * The operations of `GET|PUT|DELETE /keys/webhook` over a {@link WebhookStore}; without options,
+ * every one is a 404 (webhooks not configured). @internal
+ */
+export function createWebhookSettings(options: WebhookOptions | undefined, random?: RandomSource): WebhookSettings {
+  if (options === undefined) return NOT_CONFIGURED;
+  const { store } = options;
+  const allowLoopbackHttp = options.allowLoopbackHttp === true;
+  return {
+    async get(principal) {
+      assertIdToken(principal);
+      return { url: await guard(() => store.urlOf(principal.accountId)) };
+    },
+    async set(principal, body) {
+      assertIdToken(principal);
+      const url = parseWebhookUrl(urlOfBody(body), allowLoopbackHttp);
+      const secret = generateWebhookSecret(random);
+      await guard(() => store.set(principal.accountId, url, secret));
+      return { url, secret };
+    },
+    async remove(principal) {
+      assertIdToken(principal);
+      await guard(() => store.remove(principal.accountId));
+    },
+  };
+}

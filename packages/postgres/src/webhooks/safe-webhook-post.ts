@@ -1,0 +1,113 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isDeliverableAddress, isLoopbackAddress } from './webhook-address.js';
+
+/** How a delivery went: `delivered` on a 2xx; otherwise why not (never a secret, never the body). */
+export type WebhookPostResult =
+  | { readonly delivered: true; readonly status: number }
+  | { readonly delivered: false; readonly reason: string };
+
+/** Options of {@link postWebhook}. */
+export interface WebhookPostOptions {
+  /** `http:` to loopback addresses allowed (development); otherwise `https:` to public addresses only. */
+  readonly allowLoopback: boolean;
+  /** Give up after this long, connection and answer together. */
+  readonly timeoutMs: number;
+  /** Resolves a host name to its addresses. Default `dns.lookup` with `all: true`. */
+  readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+}
+
+async function systemResolve(hostname: string): Promise<readonly string[]> {
+  const answers = await dnsLookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
+}
+
+/** The host of a URL as an address literal (without IPv6 brackets), or `null` for a name. */
+function literalOf(hostname: string): string | null {
+  const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return /^[\d.]+$/.test(bare) || bare.includes(':') ? bare : null;
+}
+
+/**
+ * The checked address to connect to: the host is resolved here, every address it resolves to must
+ * be deliverable (one inner address among public ones refuses the host: a rebinding name could
+ * answer either), and the connection is then pinned to the first (a second lookup could answer
+ * differently).
+ */
+async function checkedAddress(url: URL, options: WebhookPostOptions): Promise<string> {
+  const literal = literalOf(url.hostname);
+  const addresses = literal !== null ? [literal] : await (options.resolve ?? systemResolve)(url.hostname);
+  if (addresses.length === 0) throw new Error('the host has no address');
+  for (const address of addresses) {
+    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Error(`refused address ${address}`);
+  }
+  return addresses[0] as string;
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true }));
+}
+
+function pinnedLookup(address: string): LookupFunction {
+  const family = address.includes(':') ? 6 : 4;
+  return (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
+function send(url: URL, request: RequestOptions, body: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, request, resolve);
+    req.once('error', reject);
+    req.once('timeout', () => req.destroy(new Error('timed out')));
+    req.end(body);
+  });
+}
+
+/**
+ * POSTs one webhook delivery safely: `https:` only (`http:` only with `allowLoopback`), the host
+ * resolved and every address checked ({@link isDeliverableAddress}), the connection pinned to the
+ * checked address (TLS still verifies the host name), no redirect followed (a 3xx is a failure), a
+ * timeout over the whole exchange, the answer's body read and thrown away. Never throws.
+ *
+ * @example
+ * ```ts
+ * const result = await postWebhook('https://example.com/hooks', headers, body, { allowLoopback: false, timeoutMs: 5000 });
+ * if (!result.delivered) console.warn(result.reason);
+ * ```
+ */
+export async function postWebhook(
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  options: WebhookPostOptions,
+): Promise<WebhookPostResult> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const url = new URL(target);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowLoopback)) throw new Error('not an https URL');
+    const address = await Promise.race([checkedAddress(url, options), aborted(timeout)]);
+    if (url.protocol === 'http:' && !isLoopbackAddress(address)) throw new Error('http only to a loopback address');
+    const res = await send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(address),
+        agent: false,
+        signal: timeout,
+        timeout: options.timeoutMs,
+      },
+      body,
+    );
+    res.resume(); // the answer's body is ignored
+    const status = res.statusCode ?? 0;
+    return status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `answered ${status}` };
+  } catch (error) {
+    return { delivered: false, reason: timeout.aborted ? 'timed out' : error instanceof Error ? error.message : 'failed' };
+  }
+}

@@ -1,0 +1,186 @@
+// Issue 26 item 5: key events delivered from the outbox, signed per Standard Webhooks, at least once.
+import { createKeyManager, type KeyManager, type Principal } from '@drops/auth';
+import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fromPgPool } from '../from-pg-pool.js';
+import { KEYS_TABLE, migrateKeyStore, WEBHOOK_OUTBOX_TABLE } from '../key-store-migrations.js';
+import { PostgresKeyStore } from '../postgres-key-store.js';
+import type { Queryable } from '../queryable.js';
+import { eventually } from '../test-support/eventually.js';
+import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+import { writeExpiryNotices } from './expiry-notices.js';
+import { PostgresWebhookStore } from './postgres-webhook-store.js';
+import { startWebhookSender, type WebhookSender } from './webhook-sender.js';
+
+let database: FreshDatabase;
+let db: Queryable;
+let store: PostgresKeyStore;
+let keys: KeyManager;
+const receivers: LocalWebhookReceiver[] = [];
+const senders: WebhookSender[] = [];
+
+const owner = (sub: string): Principal => ({
+  accountId: sub,
+  credential: 'id_token',
+  claims: { sub, iss: 'https://issuer.test', aud: 'webhooks', iat: 1, exp: 2 },
+});
+
+beforeAll(async () => {
+  database = await freshDatabase('webhook_sender');
+  db = fromPgPool(database.pool());
+  await migrateKeyStore(db);
+  store = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
+  keys = createKeyManager({
+    keyStore: store,
+    mintRateLimit: false,
+    webhooks: { store: new PostgresWebhookStore({ db }), allowLoopbackHttp: true },
+  });
+});
+
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+afterAll(async () => {
+  await store?.close();
+  await db?.close();
+  await database?.drop();
+});
+
+async function receiver(answer?: (i: number) => { status: number; headers?: Record<string, string> }): Promise<LocalWebhookReceiver> {
+  const r = await LocalWebhookReceiver.start(answer === undefined ? {} : { answer });
+  receivers.push(r);
+  return r;
+}
+
+function sender(retrySeconds: number[] = [0, 0, 0]): WebhookSender {
+  const s = startWebhookSender({ db, retrySeconds, allowLoopback: true, intervalMs: 20 });
+  senders.push(s);
+  return s;
+}
+
+/** The payload of a delivery, verified with the standardwebhooks package (throws when it does not verify). */
+function verified(secret: string, r: ReceivedWebhook): { type: string; timestamp: string; data: Record<string, unknown> } {
+  return new Webhook(secret).verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+async function outboxOf(account: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${WEBHOOK_OUTBOX_TABLE} where account_id = $1`, [account]);
+  return rows[0]?.n ?? -1;
+}
+
+describe('webhook delivery from the outbox', () => {
+  it('delivers a mint and a revoke, signed and verifiable, after the endpoint failed twice; never a secret in the payload', async () => {
+    const r = await receiver((i) => ({ status: i < 2 ? 500 : 204 }));
+    const { secret } = await keys.webhook.set(owner('acct_a'), { url: r.url });
+    const minted = await keys.mint(owner('acct_a'), { name: 'ci' });
+    await keys.revoke(owner('acct_a'), minted.id);
+    sender();
+    await eventually(() => (r.delivered.length === 2 ? true : undefined));
+    expect(r.received.slice(0, 2).map((x) => x.status)).toEqual([500, 500]);
+    const payloads = r.delivered.map((x) => verified(secret, x));
+    expect(payloads.map((p) => p.type).sort()).toEqual(['key.minted', 'key.revoked']);
+    for (const p of payloads) expect(p.data).toMatchObject({ keyId: minted.id, prefix: minted.prefix, name: 'ci', source: 'api' });
+    for (const x of r.received) {
+      expect(x.body).not.toContain(minted.apiKey);
+      expect(x.body).not.toContain(secret);
+      expect(x.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+      expect(x.headers['webhook-id']).toMatch(/^msg_\d+$/);
+    }
+    // A retry is the same message (same id, same body), signed afresh.
+    const first = r.received[0] as ReceivedWebhook;
+    const sameMessage = r.received.filter((x) => x.headers['webhook-id'] === first.headers['webhook-id']);
+    expect(sameMessage.length).toBeGreaterThan(1);
+    for (const x of sameMessage) expect(x.body).toBe(first.body);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(first.body, first.headers)).toThrow();
+    expect(await outboxOf('acct_a')).toBe(0);
+  });
+
+  it('delivers a revocation made in plain SQL (the operator function) and one by secret scanning, leaked', async () => {
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_sql'), { url: r.url });
+    const one = await keys.mint(owner('acct_sql'));
+    const two = await keys.mint(owner('acct_sql'));
+    await db.query('select * from drops_auth_revoke_key($1)', [one.id]);
+    await keys.revokeBySecret([two.apiKey], { source: 'github_secret_scanning', url: 'https://github.com/o/r/blob/x' });
+    sender();
+    await eventually(() => (r.delivered.length === 4 ? true : undefined));
+    const revoked = r.delivered.map((x) => verified(secret, x)).filter((p) => p.type === 'key.revoked');
+    expect(revoked.map((p) => [p.data['keyId'], p.data['source']]).sort()).toEqual(
+      [
+        [one.id, 'operator'],
+        [two.id, 'github_secret_scanning'],
+      ].sort(),
+    );
+    expect(revoked.find((p) => p.data['keyId'] === two.id)?.data['url']).toBe('https://github.com/o/r/blob/x');
+  });
+
+  it('queues nothing for an account without a webhook, and drops what was pending when the webhook is removed', async () => {
+    await keys.mint(owner('acct_none'));
+    expect(await outboxOf('acct_none')).toBe(0);
+    await keys.webhook.set(owner('acct_gone'), { url: 'http://127.0.0.1:9/unused' });
+    await keys.mint(owner('acct_gone'));
+    expect(await outboxOf('acct_gone')).toBe(1);
+    await keys.webhook.remove(owner('acct_gone'));
+    expect(await outboxOf('acct_gone')).toBe(0);
+  });
+
+  it('gives a delivery up after the last retry', async () => {
+    const r = await receiver(() => ({ status: 503 }));
+    await keys.webhook.set(owner('acct_down'), { url: r.url });
+    await keys.mint(owner('acct_down'));
+    sender([0, 0]);
+    await eventually(async () => ((await outboxOf('acct_down')) === 0 ? true : undefined));
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('follows no redirect: a 302 is a failed attempt and its target is never asked', async () => {
+    const target = await receiver();
+    const r = await receiver(() => ({ status: 302, headers: { location: target.url } }));
+    await keys.webhook.set(owner('acct_redirect'), { url: r.url });
+    await keys.mint(owner('acct_redirect'));
+    sender([0]);
+    await eventually(async () => ((await outboxOf('acct_redirect')) === 0 ? true : undefined));
+    expect(r.received.map((x) => x.status)).toEqual([302, 302]);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('sends each event once with two senders on one database', async () => {
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_two'), { url: r.url });
+    for (let i = 0; i < 20; i++) await keys.mint(owner('acct_two'));
+    sender();
+    sender();
+    await eventually(async () => ((await outboxOf('acct_two')) === 0 ? true : undefined));
+    const ids = r.received.map((x) => x.headers['webhook-id']);
+    expect(r.received).toHaveLength(20);
+    expect(new Set(ids).size).toBe(20);
+    for (const x of r.received) expect(verified(secret, x).type).toBe('key.minted');
+  });
+
+  it('writes key.expiring once per key and lead time, and the expired event of a key whose expiry passed', async () => {
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_exp'), { url: r.url });
+    const soon = await keys.mint(owner('acct_exp'), { expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    const sooner = await keys.mint(owner('acct_exp'), { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await keys.mint(owner('acct_exp'), { expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    const first = await writeExpiryNotices(db);
+    expect(first.expiring).toBeGreaterThanOrEqual(2);
+    expect((await writeExpiryNotices(db)).expiring).toBe(0);
+    await db.query(`update ${KEYS_TABLE} set expires_at = now() - interval '1 minute' where id = $1`, [sooner.id]);
+    expect((await writeExpiryNotices(db)).expired).toBeGreaterThanOrEqual(1);
+    expect((await writeExpiryNotices(db)).expired).toBe(0);
+    sender();
+    await eventually(() => (r.delivered.filter((x) => !verified(secret, x).type.endsWith('minted')).length === 3 ? true : undefined));
+    const notices = r.delivered.map((x) => verified(secret, x)).filter((p) => p.type !== 'key.minted');
+    expect(notices.map((p) => [p.type, p.data['keyId'], p.data['days']]).sort()).toEqual(
+      [
+        ['key.expiring', soon.id, 7],
+        ['key.expiring', sooner.id, 1],
+        ['key.expired', sooner.id, undefined],
+      ].sort(),
+    );
+  });
+});
