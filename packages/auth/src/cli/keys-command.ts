@@ -1,0 +1,110 @@
+import { KEY_EXPIRATION_HEADER } from '../adapter/key-expiration-header.js';
+import type { CliIo } from './cli-io.js';
+import { KEYS_HELP } from './help-text.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { printable } from './printable.js';
+import { serverEndpoint } from './revocation-endpoint.js';
+import { UsageError } from './usage-error.js';
+
+/** The environment variable `keys` reads the credential from (never an argument: shell history). */
+export const CREDENTIAL_ENV = 'DROPS_API_KEY';
+
+interface ListedKey {
+  readonly id: string;
+  readonly prefix: string;
+  readonly name: string | null;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+/** `never`, `expired 2026-11-20T10:00:00.000Z`, `expires 2026-12-01T00:00:00.000Z (in 3 days)`. */
+export function expiryOf(expiresAt: string | null, now: number): string {
+  if (expiresAt === null) return 'never expires';
+  const left = Date.parse(expiresAt) - now;
+  if (Number.isNaN(left)) return `expires ${printable(expiresAt)}`;
+  if (left <= 0) return `expired ${printable(expiresAt)}`;
+  const days = Math.round(left / 86_400_000);
+  const hours = Math.round(left / 3_600_000);
+  const within =
+    left >= 86_400_000
+      ? `${days} day${days === 1 ? '' : 's'}`
+      : left >= 3_600_000
+        ? `${hours} hour${hours === 1 ? '' : 's'}`
+        : 'less than an hour';
+  return `expires ${printable(expiresAt)} (in ${within})`;
+}
+
+/**
+ * The `Drops-Key-Expiration` warning, on stderr, when the server put it on its answer: the key
+ * that authenticated the request expires within 7 days.
+ */
+export function warnKeyExpiration(headers: Headers, io: CliIo, command: string): void {
+  const at = headers.get(KEY_EXPIRATION_HEADER);
+  if (at === null) return;
+  io.stderr.write(
+    `drops-auth ${command}: warning: the key in ${CREDENTIAL_ENV} expires at ${printable(at)} (Drops-Key-Expiration). ` +
+      'Roll it (POST /keys/<id>/roll, or Roll in the dashboard) and switch to the new key before then.\n',
+  );
+}
+
+function readKeys(body: unknown): ListedKey[] | null {
+  const keys = (body as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys)) return null;
+  return keys.every((k) => typeof (k as ListedKey)?.id === 'string' && typeof (k as ListedKey).prefix === 'string')
+    ? (keys as ListedKey[])
+    : null;
+}
+
+function lineOf(key: ListedKey, now: number): string {
+  const name = typeof key.name === 'string' ? printable(key.name) : '(unnamed)';
+  return `${printable(key.prefix)}  ${name}  id ${printable(key.id)}  ${expiryOf(typeof key.expiresAt === 'string' ? key.expiresAt : null, now)}\n`;
+}
+
+/**
+ * `drops-auth keys --url <base> [--json]`: lists the account's keys (`GET <base>/keys`) with the
+ * credential in `DROPS_API_KEY` (an API key or an ID token): prefix, name, id and expiry, never a
+ * secret. Warns on stderr when the answer carries `Drops-Key-Expiration`. Resolves 0 listed, 3
+ * refused or unreachable; throws `UsageError` (exit 2) for bad arguments or no credential.
+ */
+export async function keysCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const parsed = parseCommandArgs(args, KEYS_HELP, io, ['url']);
+  if (parsed === null) return 0;
+  const { json, options, positionals } = parsed;
+  if (positionals.length > 0) {
+    throw new UsageError(`keys takes no arguments; the credential is read from ${CREDENTIAL_ENV}, never from the command line`);
+  }
+  const endpoint = serverEndpoint(options['url'], '--url', '/keys');
+  const credential = env[CREDENTIAL_ENV]?.trim() ?? '';
+  if (credential === '') throw new UsageError(`set ${CREDENTIAL_ENV} to an API key or an ID token of the account`);
+
+  let res: Response;
+  try {
+    res = await fetch(endpoint, { headers: { authorization: `Bearer ${credential}`, accept: 'application/json' }, redirect: 'manual' });
+  } catch {
+    io.stderr.write(`drops-auth keys: ${endpoint.href} could not be reached.\n`);
+    return 3;
+  }
+  warnKeyExpiration(res.headers, io, 'keys');
+  const body: unknown = await res.json().catch(() => null);
+  if (res.status !== 200) {
+    const error =
+      typeof (body as { error?: unknown } | null)?.error === 'string' ? `: ${printable((body as { error: string }).error)}` : '';
+    io.stderr.write(`drops-auth keys: ${endpoint.href} answered ${res.status}${error}\n`);
+    return 3;
+  }
+  const keys = readKeys(body);
+  if (keys === null) {
+    io.stderr.write(`drops-auth keys: ${endpoint.href} did not answer {"keys": [...]}.\n`);
+    return 3;
+  }
+  const now = Date.now();
+  for (const key of keys) {
+    io.stdout.write(
+      json
+        ? `${printable(JSON.stringify({ id: key.id, prefix: key.prefix, name: key.name ?? null, createdAt: key.createdAt, expiresAt: key.expiresAt ?? null }))}\n`
+        : lineOf(key, now),
+    );
+  }
+  io.stderr.write(`drops-auth keys: ${keys.length} active key${keys.length === 1 ? '' : 's'}.\n`);
+  return 0;
+}
