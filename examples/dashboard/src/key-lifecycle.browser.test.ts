@@ -3,11 +3,25 @@
  * development identity provider, the built page at /dashboard): mint with an expiry, the expiry
  * column, a key expiring before the person's eyes.
  */
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../express-server/src/testing/test-server.js';
 import { launchChromium } from '../test/launch-chromium.js';
 
+// The reference server's own packages (this one depends on neither): a webhook endpoint on
+// loopback that records what it gets, and standardwebhooks, what an endpoint verifies with.
+interface Received {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+const serverRequire = createRequire(new URL('../../express-server/package.json', import.meta.url));
+const { LocalWebhookReceiver } = serverRequire('@drops/auth/testing') as {
+  LocalWebhookReceiver: { start(): Promise<{ url: string; delivered: readonly Received[]; close(): Promise<void> }> };
+};
+const { Webhook } = serverRequire('standardwebhooks') as {
+  Webhook: new (secret: string) => { verify(body: string, headers: Record<string, string>): unknown };
+};
 const DAY = 86_400_000;
 const HP_KEY = /^hp_[A-Za-z0-9_-]{43}$/;
 
@@ -26,7 +40,7 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
   const erinSecrets: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer({ backend: 'pglite', idp: 'dev' });
+    server = await startTestServer({ backend: 'pglite', idp: 'dev', env: { WEBHOOK_RETRY_SECONDS: '0,0,0' } });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
     page = await context.newPage();
@@ -218,5 +232,50 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
     for (const secret of secrets) expect(await whoamiStatus(secret)).toBe(401);
     expect(await listed('erin')).toEqual([]);
     expect(consoleErrors.filter((e) => !e.includes('409'))).toEqual([]);
+  });
+
+  it('sets a webhook (the whsec_ secret shown once), a mint then arrives signed with it, and removes it', async () => {
+    const receiver = await LocalWebhookReceiver.start();
+    try {
+      const current = page.locator('#webhook-current');
+      await expect.poll(() => current.innerText()).toContain('No webhook');
+      expect(await page.getByRole('button', { name: 'Remove webhook' }).isHidden()).toBe(true);
+
+      // A LAN address over http is refused by the server, said in the page, and nothing is set.
+      await page.getByLabel('Endpoint URL', { exact: true }).fill('http://10.0.0.1/hooks');
+      await page.getByRole('button', { name: 'Save webhook' }).click();
+      await expect.poll(() => page.locator('#alert').innerText()).toContain('400');
+      expect(await page.locator('#webhook-secret-panel').isHidden()).toBe(true);
+
+      await page.getByLabel('Endpoint URL', { exact: true }).fill(receiver.url);
+      await page.getByRole('button', { name: 'Save webhook' }).click();
+      await expect.poll(activeId).toBe('webhook-secret');
+      const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+      await expect.poll(statusText).toContain('cannot be shown again');
+      await expect.poll(() => current.innerText()).toBe(`Sending key events to ${receiver.url}.`);
+      const shown = await server.fetch('/keys/webhook', { headers: bearer(await server.token('erin')) });
+      expect(await shown.json()).toEqual({ url: receiver.url });
+      await page.locator('#webhook-secret-done').click();
+      expect(await page.locator('#webhook-secret').inputValue()).toBe('');
+
+      // A key minted in the page: its event arrives at the endpoint, verifiable with the secret shown.
+      const hookedSecret = await mintInPage('hooked', async () => {});
+      const id = (await listed('erin')).find((k) => k.name === 'hooked')!.id;
+      const minted = async (): Promise<boolean> =>
+        receiver.delivered.some((r: Received) => {
+          const event = new Webhook(secret).verify(r.body, r.headers) as { type: string; data: { keyId: string } };
+          return event.type === 'key.minted' && event.data.keyId === id;
+        });
+      await expect.poll(minted, { timeout: 20_000, interval: 250 }).toBe(true);
+      for (const r of receiver.delivered) expect(r.body).not.toContain(hookedSecret);
+
+      await page.getByRole('button', { name: 'Remove webhook' }).click();
+      await expect.poll(() => current.innerText()).toContain('No webhook');
+      const gone = await server.fetch('/keys/webhook', { headers: bearer(await server.token('erin')) });
+      expect(await gone.json()).toEqual({ url: null });
+    } finally {
+      await receiver.close();
+    }
   });
 });

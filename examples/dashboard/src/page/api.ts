@@ -101,6 +101,11 @@ export interface Api {
   /** Revokes every active key of the account; resolves how many. */
   revokeAllKeys(): Promise<number>;
   listDrops(): Promise<DropInfo[]>;
+  /** Where key events are posted; `null`: nowhere. */
+  getWebhook(): Promise<string | null>;
+  /** Sets where key events are posted; resolves the `whsec_` signing secret, the only time it is seen. */
+  setWebhook(url: string): Promise<{ url: string; secret: string }>;
+  removeWebhook(): Promise<void>;
 }
 
 /** What the API client must know of the server's rules. */
@@ -158,6 +163,9 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
       return (await (await call('POST', `/keys/${encodeURIComponent(id)}/roll`, { graceSeconds }, on401ForMint)).json()) as RolledKey;
     },
     revokeAllKeys: async () => ((await (await call('DELETE', '/keys')).json()) as { revoked: number }).revoked,
+    getWebhook: async () => ((await (await call('GET', '/keys/webhook')).json()) as { url: string | null }).url,
+    setWebhook: async (url) => (await (await call('PUT', '/keys/webhook', { url })).json()) as { url: string; secret: string },
+    removeWebhook: async () => void (await call('DELETE', '/keys/webhook')),
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,
   };
 }
