@@ -92,6 +92,7 @@ or could not be reached.
 
 /** `drops-auth keys --help`. */
 export const KEYS_HELP = `Usage: DROPS_API_KEY=... drops-auth keys --url <base URL> [--json]
+       DROPS_API_KEY=<ID token> drops-auth keys roll <id> --url <base URL> [--grace <seconds>] [--json]
 
 Lists the account's active keys (GET <base URL>/keys): prefix, name, id and when each expires;
 never a secret. The credential (an API key, or an ID token) is read from the DROPS_API_KEY
@@ -99,13 +100,21 @@ environment variable, never from arguments, which would leave it in your shell h
 When the server says the key used expires within 7 days (the Drops-Key-Expiration header), a
 warning with the date goes to stderr: roll the key before then.
 
+keys roll <id> mints the replacement of key <id> (POST <base URL>/keys/<id>/roll; a roll mints,
+so DROPS_API_KEY must hold an ID token) and prints the new key alone on stdout: the one secret
+this tool prints, since it minted it. The old key keeps working --grace seconds (the server's
+default: a day; at most 604800), then expires.
+
 Options:
   --url <base>  the drops server (https:, or http: on loopback)
   --json        print one {"id", "prefix", "name", "createdAt", "expiresAt"} object per line
+                (roll: the server's answer, the new key and the id it replaces)
+  --grace <s>   roll: how long the old key keeps working, in seconds
   -h, --help    show this help
 
 Example:
   DROPS_API_KEY="$(cat ~/.config/drops/key)" drops-auth keys --url https://drops.example.com
+  NEW_KEY=$(DROPS_API_KEY="$ID_TOKEN" drops-auth keys roll 3f0c… --url https://drops.example.com --grace 3600)
 
-Exit status: 0 listed, 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
+Exit status: 0 listed (or rolled), 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
 `;

@@ -113,4 +113,28 @@ describe('drops-auth keys', () => {
     expect(expiryOf('2026-11-24T17:00:00.000Z', now)).toBe('expires 2026-11-24T17:00:00.000Z (in 5 hours)');
     expect(expiryOf('2026-11-24T12:30:00.000Z', now)).toBe('expires 2026-11-24T12:30:00.000Z (in less than an hour)');
   });
+
+  it('keys roll: with an ID token prints the new key alone on stdout; both keys work during the grace; an API key is refused (exit 3)', async () => {
+    const old = await mint('ci-roll');
+    const byKey = await keys(old.apiKey, 'roll', old.id, '--grace', '3600');
+    expect(byKey.status).toBe(3);
+    expect(byKey.stderr).toContain('answered 401');
+    expect(byKey.stderr).toContain('must hold an ID token');
+
+    const run = await spawnCli(['keys', 'roll', old.id, '--url', server.url, '--grace', '3600'], {
+      env: { DROPS_API_KEY: idp.mintIdToken({ sub: 'cli-keys' }) },
+    });
+    expect(run.status).toBe(0);
+    const rolled = run.stdout.trimEnd();
+    expect(rolled).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
+    expect(rolled).not.toBe(old.apiKey);
+    expect(run.stderr).toContain(`replaces ${old.id}; the old key keeps working for 3600 seconds.`);
+    expect(run.stderr).not.toContain(rolled);
+    for (const key of [rolled, old.apiKey]) {
+      expect((await fetch(`${server.url}/keys`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    }
+
+    const usage = await spawnCli(['keys', 'roll', 'not-an-id', '--url', server.url], { env: { DROPS_API_KEY: 'x' } });
+    expect(usage.status).toBe(2);
+  });
 });

@@ -1,4 +1,5 @@
 import { KEY_EXPIRATION_HEADER } from '../adapter/key-expiration-header.js';
+import { isApiKeyFormat, isKeyId } from '../api-key/api-key-format.js';
 import type { CliIo } from './cli-io.js';
 import { KEYS_HELP } from './help-text.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -47,6 +48,66 @@ export function warnKeyExpiration(headers: Headers, io: CliIo, command: string):
   );
 }
 
+function credentialOf(env: NodeJS.ProcessEnv): string {
+  const credential = env[CREDENTIAL_ENV]?.trim() ?? '';
+  if (credential === '') throw new UsageError(`set ${CREDENTIAL_ENV} to an API key or an ID token of the account`);
+  return credential;
+}
+
+/** The server's `{error}`, printable, after a colon; or nothing. */
+function errorOf(body: unknown): string {
+  const error = (body as { error?: unknown } | null)?.error;
+  return typeof error === 'string' ? `: ${printable(error)}` : '';
+}
+
+/**
+ * `drops-auth keys roll <id> --url <base> [--grace <seconds>] [--json]` with an ID token in
+ * `DROPS_API_KEY` (a roll mints; an API key gets the 401): prints the new key's secret, the only
+ * secret the CLI ever prints (it minted it), alone on stdout so it can be captured; or with
+ * `--json` the server's answer. What happened goes to stderr. Resolves 0 rolled, 3 refused.
+ */
+async function rollKey(
+  rest: readonly string[],
+  options: Readonly<Record<string, string | undefined>>,
+  json: boolean,
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const [id, ...extra] = rest;
+  if (id === undefined || extra.length > 0 || !isKeyId(id))
+    throw new UsageError('keys roll takes one key id (64 lowercase hex characters)');
+  const grace = options['grace'];
+  if (grace !== undefined && !/^\d{1,7}$/.test(grace)) throw new UsageError('--grace is a whole number of seconds (at most 604800)');
+  const endpoint = serverEndpoint(options['url'], '--url', `/keys/${id}/roll`);
+  const credential = credentialOf(env);
+  let res: Response;
+  try {
+    res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: grace === undefined ? '{}' : JSON.stringify({ graceSeconds: Number(grace) }),
+      redirect: 'manual',
+    });
+  } catch {
+    io.stderr.write(`drops-auth keys roll: ${endpoint.href} could not be reached.\n`);
+    return 3;
+  }
+  const body: unknown = await res.json().catch(() => null);
+  const rolled = body as { apiKey?: unknown; id?: unknown; prefix?: unknown; replaces?: unknown } | null;
+  if (res.status !== 201 || typeof rolled?.apiKey !== 'string' || !isApiKeyFormat(rolled.apiKey)) {
+    const hint = res.status === 401 ? ` (a roll mints: ${CREDENTIAL_ENV} must hold an ID token, not an API key)` : '';
+    io.stderr.write(`drops-auth keys roll: ${endpoint.href} answered ${res.status}${errorOf(body)}${hint}\n`);
+    return 3;
+  }
+  io.stdout.write(json ? `${JSON.stringify(body)}\n` : `${rolled.apiKey}\n`);
+  io.stderr.write(
+    `drops-auth keys roll: new key ${printable(String(rolled.prefix))} id ${printable(String(rolled.id))} replaces ${id}; ` +
+      `the old key keeps working for ${grace ?? "the server's default grace (a day)"}${grace === undefined ? '' : ' seconds'}. ` +
+      'Store the new key now: it cannot be shown again.\n',
+  );
+  return 0;
+}
+
 function readKeys(body: unknown): ListedKey[] | null {
   const keys = (body as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) return null;
@@ -67,15 +128,18 @@ function lineOf(key: ListedKey, now: number): string {
  * refused or unreachable; throws `UsageError` (exit 2) for bad arguments or no credential.
  */
 export async function keysCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = parseCommandArgs(args, KEYS_HELP, io, ['url']);
+  const parsed = parseCommandArgs(args, KEYS_HELP, io, ['url', 'grace']);
   if (parsed === null) return 0;
   const { json, options, positionals } = parsed;
+  if (positionals[0] === 'roll') return rollKey(positionals.slice(1), options, json, io, env);
   if (positionals.length > 0) {
-    throw new UsageError(`keys takes no arguments; the credential is read from ${CREDENTIAL_ENV}, never from the command line`);
+    throw new UsageError(
+      `keys takes no arguments but roll <id>; the credential is read from ${CREDENTIAL_ENV}, never from the command line`,
+    );
   }
+  if (options['grace'] !== undefined) throw new UsageError('--grace is an option of keys roll');
   const endpoint = serverEndpoint(options['url'], '--url', '/keys');
-  const credential = env[CREDENTIAL_ENV]?.trim() ?? '';
-  if (credential === '') throw new UsageError(`set ${CREDENTIAL_ENV} to an API key or an ID token of the account`);
+  const credential = credentialOf(env);
 
   let res: Response;
   try {
