@@ -7,6 +7,8 @@ export interface KeyInfo {
   readonly name: string | null;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** When the key stops authenticating (RFC 3339); `null`: never. */
+  readonly expiresAt: string | null;
 }
 
 /** The `201` of `POST /keys`: the only time the secret (`apiKey`) is seen. */
@@ -16,6 +18,18 @@ export interface MintedKey {
   readonly prefix: string;
   readonly name: string | null;
   readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+/** The `201` of `POST /keys/<id>/roll`: the new key (its secret seen once), and the id of the key it replaces. */
+export interface RolledKey extends MintedKey {
+  readonly replaces: string;
+}
+
+/** What a mint asks for: a name (`''`: none) and an expiry (RFC 3339; `null`: never). */
+export interface MintRequest {
+  readonly name: string;
+  readonly expiresAt: string | null;
 }
 
 /** What happened to a key. */
@@ -80,9 +94,18 @@ export interface Api {
    * A `401` here ends the session as `sign-in-again` when the server needs a recent sign-in to
    * mint (`mintNeedsRecentSignIn`): the token still works elsewhere, the login is too old.
    */
-  mintKey(name: string): Promise<MintedKey>;
+  mintKey(request: MintRequest): Promise<MintedKey>;
   revokeKey(id: string): Promise<void>;
+  /** Mints the replacement of key `id`; the old key keeps working `graceSeconds` more. */
+  rollKey(id: string, graceSeconds: number): Promise<RolledKey>;
+  /** Revokes every active key of the account; resolves how many. */
+  revokeAllKeys(): Promise<number>;
   listDrops(): Promise<DropInfo[]>;
+  /** Where key events are posted; `null`: nowhere. */
+  getWebhook(): Promise<string | null>;
+  /** Sets where key events are posted; resolves the `whsec_` signing secret, the only time it is seen. */
+  setWebhook(url: string): Promise<{ url: string; secret: string }>;
+  removeWebhook(): Promise<void>;
 }
 
 /** What the API client must know of the server's rules. */
@@ -123,17 +146,26 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
     }
     return res;
   };
+  // A roll mints too: both need a recent sign-in when the server says so.
+  const on401ForMint: SessionEndReason = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
   return {
     listKeys: async () => ((await (await call('GET', '/keys')).json()) as { keys: KeyInfo[] }).keys,
     listEvents: async (cursor) => {
       const query = new URLSearchParams({ limit: String(EVENTS_PAGE_SIZE), ...(cursor !== undefined ? { cursor } : {}) });
       return (await (await call('GET', `/keys/events?${query.toString()}`)).json()) as KeyEventPage;
     },
-    mintKey: async (name) => {
-      const on401 = options.mintNeedsRecentSignIn === true ? 'sign-in-again' : 'expired';
-      return (await (await call('POST', '/keys', name === '' ? undefined : { name }, on401)).json()) as MintedKey;
+    mintKey: async ({ name, expiresAt }) => {
+      const body = { ...(name === '' ? {} : { name }), ...(expiresAt === null ? {} : { expiresAt }) };
+      return (await (await call('POST', '/keys', Object.keys(body).length === 0 ? undefined : body, on401ForMint)).json()) as MintedKey;
     },
     revokeKey: async (id) => void (await call('DELETE', `/keys/${encodeURIComponent(id)}`)),
+    rollKey: async (id, graceSeconds) => {
+      return (await (await call('POST', `/keys/${encodeURIComponent(id)}/roll`, { graceSeconds }, on401ForMint)).json()) as RolledKey;
+    },
+    revokeAllKeys: async () => ((await (await call('DELETE', '/keys')).json()) as { revoked: number }).revoked,
+    getWebhook: async () => ((await (await call('GET', '/keys/webhook')).json()) as { url: string | null }).url,
+    setWebhook: async (url) => (await (await call('PUT', '/keys/webhook', { url })).json()) as { url: string; secret: string },
+    removeWebhook: async () => void (await call('DELETE', '/keys/webhook')),
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,
   };
 }

@@ -32,3 +32,37 @@ export function durationOf(seconds: number): string {
   if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
   return unit(seconds, 'second');
 }
+
+/** A key expiring within this many milliseconds is flagged (the API's `Drops-Key-Expiration` window). */
+export const EXPIRY_WARNING_MS = 7 * 86_400_000;
+
+/**
+ * How long until `expiresAt`, for people: `Never`, `Expired`, `Expires in 3 days`, `Expires in 5
+ * hours`, `Expires in 12 minutes`, `Expires in less than a minute`. Rounded to the nearest unit.
+ */
+export function expiryText(expiresAt: string | null, now: number): string {
+  if (expiresAt === null) return 'Never';
+  const left = new Date(expiresAt).getTime() - now;
+  if (Number.isNaN(left)) return expiresAt;
+  if (left <= 0) return 'Expired';
+  const unit = (count: number, word: string): string => `Expires in ${count} ${word}${count === 1 ? '' : 's'}`;
+  if (left >= 2 * 86_400_000) return unit(Math.round(left / 86_400_000), 'day');
+  if (left >= 2 * 3_600_000) return unit(Math.round(left / 3_600_000), 'hour');
+  if (left >= 60_000) return unit(Math.round(left / 60_000), 'minute');
+  return 'Expires in less than a minute';
+}
+
+/** The `expiresAt` a mint asks for: `days` from `now`, as RFC 3339 (UTC). */
+export function expiresAtIn(days: number, now: number): string {
+  return new Date(now + days * 86_400_000).toISOString();
+}
+
+/**
+ * The `expiresAt` for a `datetime-local` value (`2026-12-31T23:59`, in the browser's time zone),
+ * as RFC 3339 (UTC); `null` when it is empty or not a date.
+ */
+export function expiresAtOfLocal(value: string): string | null {
+  if (value === '') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

@@ -1,11 +1,25 @@
-import { ApiError, type Api, type KeyInfo } from './api.js';
+import { ApiError, type Api, type KeyInfo, type MintedKey } from './api.js';
 import { type Announcer, byId, focus, h } from './dom.js';
-import { timeOf } from './format.js';
+import { durationOf, EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryText, timeOf } from './format.js';
 import { reportError } from './report-error.js';
-import { confirmRevoke } from './revoke-dialog.js';
+import { askInDialog } from './modal-dialog.js';
+import { plural } from './plural.js';
 
 const labelOf = (key: { name: string | null; prefix: string }): string =>
   key.name !== null && key.name !== '' ? `${key.name} (${key.prefix}…)` : `${key.prefix}…`;
+
+/** `2026-12-31T23:59`: a date in the browser's time zone, as a `datetime-local` input holds it. */
+const localDateTime = (date: Date): string => {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};
+
+/** "Expires in 3 days" (flagged within the API's warning window) or "Expired", then the date. */
+const expiryCell = (expiresAt: string | null, now: number): HTMLTableCellElement => {
+  const left = expiresAt === null ? Number.POSITIVE_INFINITY : new Date(expiresAt).getTime() - now;
+  const text = h('span', left < EXPIRY_WARNING_MS ? { class: 'expiring-soon' } : {}, expiryText(expiresAt, now));
+  return expiresAt === null ? h('td', {}, text) : h('td', {}, text, h('br'), timeOf(expiresAt, ''));
+};
 
 /**
  * Mint, list and revoke keys. After a mint, focus goes to the secret; after "I have saved it" or
@@ -17,6 +31,9 @@ export class KeysView {
   readonly #onChange: () => void;
   readonly #form = byId('mint-form', HTMLFormElement);
   readonly #nameInput = byId('key-name', HTMLInputElement);
+  readonly #expiry = byId('key-expiry', HTMLSelectElement);
+  readonly #expiryCustom = byId('key-expiry-custom', HTMLDivElement);
+  readonly #expiryAt = byId('key-expiry-at', HTMLInputElement);
   readonly #mintButton = byId('mint-button', HTMLButtonElement);
   readonly #secretPanel = byId('secret-panel', HTMLFieldSetElement);
   readonly #secretName = byId('secret-name', HTMLSpanElement);
@@ -30,6 +47,13 @@ export class KeysView {
   readonly #body = byId('keys-body', HTMLTableSectionElement);
   readonly #dialog = byId('revoke-dialog', HTMLDialogElement);
   readonly #dialogName = byId('revoke-name', HTMLSpanElement);
+  readonly #rollDialog = byId('roll-dialog', HTMLDialogElement);
+  readonly #rollName = byId('roll-name', HTMLSpanElement);
+  readonly #rollGrace = byId('roll-grace', HTMLSelectElement);
+  readonly #revokeAll = byId('revoke-all', HTMLButtonElement);
+  readonly #revokeAllDialog = byId('revoke-all-dialog', HTMLDialogElement);
+  readonly #revokeAllCount = byId('revoke-all-count', HTMLSpanElement);
+  #shownCount = 0;
   #api: Api | null = null;
   #secretKeyId: string | null = null;
 
@@ -40,6 +64,8 @@ export class KeysView {
       event.preventDefault();
       void this.#mint();
     });
+    this.#expiry.addEventListener('change', () => this.#showExpiryPicker());
+    this.#form.addEventListener('reset', () => queueMicrotask(() => this.#showExpiryPicker()));
     this.#copy.addEventListener('click', () => void this.#copySecret());
     this.#secret.addEventListener('focus', () => this.#secret.select());
     // A key may be revoked elsewhere (by value, by GitHub secret scanning): the list and the
@@ -48,6 +74,7 @@ export class KeysView {
       this.#onChange();
       void this.refresh(true);
     });
+    this.#revokeAll.addEventListener('click', () => void this.#revokeAllKeys());
     this.#done.addEventListener('click', () => {
       this.#hideSecret();
       focus(this.#heading);
@@ -68,7 +95,8 @@ export class KeysView {
     this.#body.replaceChildren();
     this.#table.hidden = true;
     this.#empty.hidden = true;
-    if (this.#dialog.open) this.#dialog.close();
+    this.#revokeAll.hidden = true;
+    for (const dialog of [this.#dialog, this.#rollDialog, this.#revokeAllDialog]) if (dialog.open) dialog.close();
   }
 
   async refresh(announce = false): Promise<void> {
@@ -92,8 +120,12 @@ export class KeysView {
   #render(keys: readonly KeyInfo[]): void {
     this.#empty.hidden = keys.length > 0;
     this.#table.hidden = keys.length === 0;
+    this.#revokeAll.hidden = keys.length === 0;
+    this.#shownCount = keys.length;
     this.#body.replaceChildren(
       ...keys.map((key) => {
+        const roll = h('button', { type: 'button', class: 'secondary compact', 'aria-label': `Roll key ${labelOf(key)}` }, 'Roll');
+        roll.addEventListener('click', () => void this.#roll(key, roll));
         const revoke = h('button', { type: 'button', class: 'link-danger', 'aria-label': `Revoke key ${labelOf(key)}` }, 'Revoke');
         revoke.addEventListener('click', () => void this.#revoke(key, revoke));
         return h(
@@ -103,34 +135,63 @@ export class KeysView {
           h('td', {}, h('code', { class: 'prefix' }, `${key.prefix}…`)),
           h('td', {}, timeOf(key.createdAt, '')),
           h('td', {}, timeOf(key.lastUsedAt, 'Never')),
-          h('td', { class: 'actions-cell' }, revoke),
+          expiryCell(key.expiresAt, Date.now()),
+          h('td', { class: 'actions-cell' }, roll, revoke),
         );
       }),
     );
+  }
+
+  /** The date-time field shows only for "On a date…", and is then required, from now on. */
+  #showExpiryPicker(): void {
+    const custom = this.#expiry.value === 'custom';
+    this.#expiryCustom.hidden = !custom;
+    this.#expiryAt.required = custom;
+    if (custom) this.#expiryAt.min = localDateTime(new Date(Date.now() + 60_000));
+  }
+
+  /** The `expiresAt` the form asks for: `null` for Never; `undefined` when the date-time is not a date. */
+  #expiresAt(): string | null | undefined {
+    const choice = this.#expiry.value;
+    if (choice === '') return null;
+    if (choice === 'custom') return expiresAtOfLocal(this.#expiryAt.value) ?? undefined;
+    return expiresAtIn(Number(choice), Date.now());
   }
 
   async #mint(): Promise<void> {
     const api = this.#api;
     if (api === null) return;
     const name = this.#nameInput.value.trim();
+    const expiresAt = this.#expiresAt();
+    if (expiresAt === undefined) {
+      this.#announcer.alert('Choose the date and time the key expires.');
+      focus(this.#expiryAt);
+      return;
+    }
     this.#mintButton.disabled = true;
     try {
-      const minted = await api.mintKey(name);
+      const minted = await api.mintKey({ name, expiresAt });
       if (this.#api !== api) return;
       this.#form.reset();
-      this.#secretKeyId = minted.id;
-      this.#secretName.textContent = labelOf(minted);
-      this.#secret.value = minted.apiKey;
-      this.#secretPanel.hidden = false;
-      this.#announcer.status(`Key ${labelOf(minted)} minted. Copy it now: it cannot be shown again.`);
-      focus(this.#secret);
-      this.#onChange();
-      await this.refresh();
+      const expiry = minted.expiresAt === null ? '' : ` ${expiryText(minted.expiresAt, Date.now())}.`;
+      await this.#showSecret(minted, `Key ${labelOf(minted)} minted.${expiry}`);
     } catch (error) {
       reportError(this.#announcer, error);
     } finally {
       this.#mintButton.disabled = false;
     }
+  }
+
+  /** Shows a new key's secret, once, with what happened (`said`); the list and activity then refresh. */
+  async #showSecret(key: MintedKey, said: string): Promise<void> {
+    this.#secretKeyId = key.id;
+    this.#secretName.textContent = labelOf(key);
+    this.#secret.value = key.apiKey;
+    this.#secretPanel.hidden = false;
+    this.#announcer.status(`${said} Copy it now: it cannot be shown again.`);
+    focus(this.#secret);
+    this.#onChange();
+    await this.refresh();
   }
 
   async #copySecret(): Promise<void> {
@@ -155,7 +216,8 @@ export class KeysView {
   async #revoke(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
     const api = this.#api;
     if (api === null) return;
-    if (!(await confirmRevoke(this.#dialog, this.#dialogName, labelOf(key)))) {
+    this.#dialogName.textContent = labelOf(key);
+    if ((await askInDialog(this.#dialog)) !== 'revoke') {
       focus(button);
       return;
     }
@@ -172,6 +234,54 @@ export class KeysView {
         reportError(this.#announcer, error);
         return;
       }
+    }
+    this.#onChange();
+    await this.refresh();
+    if (this.#api === api) focus(this.#heading);
+  }
+
+  /** Rolls `key` after asking how long the old one keeps working; the new secret is shown once. */
+  async #roll(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    this.#rollName.textContent = labelOf(key);
+    this.#rollGrace.value = '86400';
+    if ((await askInDialog(this.#rollDialog)) !== 'roll') {
+      focus(button);
+      return;
+    }
+    const grace = Number(this.#rollGrace.value);
+    button.disabled = true;
+    try {
+      const rolled = await api.rollKey(key.id, grace);
+      if (this.#api !== api) return;
+      const old = grace === 0 ? 'The old key stops working now.' : `The old key keeps working for ${durationOf(grace)}.`;
+      await this.#showSecret(rolled, `Key ${labelOf(rolled)} rolled: a new key replaces ${key.prefix}…. ${old}`);
+    } catch (error) {
+      button.disabled = false;
+      reportError(this.#announcer, error);
+    }
+  }
+
+  /** Revokes every key of the account, once confirmed. */
+  async #revokeAllKeys(): Promise<void> {
+    const api = this.#api;
+    if (api === null) return;
+    this.#revokeAllCount.textContent = plural(this.#shownCount, 'key');
+    if ((await askInDialog(this.#revokeAllDialog)) !== 'revoke-all') {
+      focus(this.#revokeAll);
+      return;
+    }
+    this.#revokeAll.disabled = true;
+    try {
+      const revoked = await api.revokeAllKeys();
+      this.#hideSecret();
+      this.#announcer.status(`${plural(revoked, 'key')} revoked. Requests made with them now get 401.`);
+    } catch (error) {
+      reportError(this.#announcer, error);
+      return;
+    } finally {
+      this.#revokeAll.disabled = false;
     }
     this.#onChange();
     await this.refresh();

@@ -7,6 +7,7 @@ import { durationOf } from './format.js';
 import { KeysView } from './keys-view.js';
 import { Session, type SessionEndReason } from './session.js';
 import { SignInView, type SignedIn } from './sign-in-view.js';
+import { WebhookView } from './webhook-view.js';
 
 // The page is served at /dashboard/ by the API server itself: the API is on the same origin.
 const baseUrl = location.origin;
@@ -32,6 +33,7 @@ async function start(): Promise<void> {
   const events = new EventsView(announcer);
   const keys = new KeysView(announcer, () => void events.refresh());
   const drops = new DropsView(announcer, baseUrl);
+  const webhook = new WebhookView(announcer);
   let session: Session | null = null;
 
   const config = await loadConfig();
@@ -50,6 +52,7 @@ async function start(): Promise<void> {
     keys.stop();
     events.stop();
     drops.stop();
+    webhook.stop();
     accountView.hidden = true;
     accountBar.hidden = true;
     accountLabel.textContent = '';
@@ -68,7 +71,7 @@ async function start(): Promise<void> {
     accountView.hidden = false;
     focus(accountHeading);
     announcer.status(`Signed in as ${current.accountLabel}.`);
-    void Promise.all([keys.start(api), events.start(api), drops.start(api)]);
+    void Promise.all([keys.start(api), events.start(api), drops.start(api), webhook.start(api)]);
   };
 
   const signIn = new SignInView(config, baseUrl, announcer, onSignedIn);

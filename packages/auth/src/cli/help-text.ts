@@ -2,13 +2,15 @@
 export const MAIN_HELP = `Usage: drops-auth <command> [options]
 
 Tools for drops API keys. key-id and scan are offline; revoke and scan --revoke send the keys
-they find to your drops server to revoke them, and nothing else talks to the network.
+they find to your drops server to revoke them; keys lists your keys with the credential in
+DROPS_API_KEY; nothing else talks to the network.
 
 Commands:
   key-id                         read an API key on stdin, print its id and prefix
   scan <paths...>                find API keys in files and directories (exit 1 when any is found)
   scan --revoke <base> <paths>   the same, then revoke every key found by value
   revoke --url <base> [files]    revoke by value the keys in the files, or on stdin
+  keys --url <base>              list the account's keys and when each expires (DROPS_API_KEY)
 
 Options:
   -h, --help        show help (also: drops-auth <command> --help)
@@ -86,4 +88,33 @@ Examples:
 Exit status: 0 the server accepted every key, 1 no key in the input (nothing sent), 2 usage error
 or an input could not be read (nothing sent), 3 the server refused (429: it says when to retry)
 or could not be reached.
+`;
+
+/** `drops-auth keys --help`. */
+export const KEYS_HELP = `Usage: DROPS_API_KEY=... drops-auth keys --url <base URL> [--json]
+       DROPS_API_KEY=<ID token> drops-auth keys roll <id> --url <base URL> [--grace <seconds>] [--json]
+
+Lists the account's active keys (GET <base URL>/keys): prefix, name, id and when each expires;
+never a secret. The credential (an API key, or an ID token) is read from the DROPS_API_KEY
+environment variable, never from arguments, which would leave it in your shell history.
+When the server says the key used expires within 7 days (the Drops-Key-Expiration header), a
+warning with the date goes to stderr: roll the key before then.
+
+keys roll <id> mints the replacement of key <id> (POST <base URL>/keys/<id>/roll; a roll mints,
+so DROPS_API_KEY must hold an ID token) and prints the new key alone on stdout: the one secret
+this tool prints, since it minted it. The old key keeps working --grace seconds (the server's
+default: a day; at most 604800), then expires.
+
+Options:
+  --url <base>  the drops server (https:, or http: on loopback)
+  --json        print one {"id", "prefix", "name", "createdAt", "expiresAt"} object per line
+                (roll: the server's answer, the new key and the id it replaces)
+  --grace <s>   roll: how long the old key keeps working, in seconds
+  -h, --help    show this help
+
+Example:
+  DROPS_API_KEY="$(cat ~/.config/drops/key)" drops-auth keys --url https://drops.example.com
+  NEW_KEY=$(DROPS_API_KEY="$ID_TOKEN" drops-auth keys roll 3f0c… --url https://drops.example.com --grace 3600)
+
+Exit status: 0 listed (or rolled), 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
 `;

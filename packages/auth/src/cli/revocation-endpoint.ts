@@ -5,11 +5,19 @@ import { UsageError } from './usage-error.js';
 const REVOKE_PATH = '/credentials/revoke';
 
 /**
- * `POST <base>/credentials/revoke` for the base URL given as `option` (`--url`, `--revoke`).
- * Secrets are sent there, so the URL must be `https:`; plain `http:` only to a loopback host
- * (127.0.0.0/8, `localhost`, `[::1]`), as for JWKS. No credentials, query or fragment: a base URL.
+ * `POST <base>/credentials/revoke` for the base URL given as `option` (`--url`, `--revoke`):
+ * checked as {@link serverEndpoint} says.
  */
 export function revocationEndpoint(base: string | undefined, option: string): URL {
+  return serverEndpoint(base, option, REVOKE_PATH);
+}
+
+/**
+ * `<base><path>` for the base URL given as `option`. Secrets (keys to revoke, a credential) are
+ * sent there, so the URL must be `https:`; plain `http:` only to a loopback host (127.0.0.0/8,
+ * `localhost`, `[::1]`), as for JWKS. No credentials, query or fragment: a base URL.
+ */
+export function serverEndpoint(base: string | undefined, option: string, path: string): URL {
   const example = `${option} https://drops.example.com`;
   if (base === undefined || base === '') throw new UsageError(`${option} <base URL> is required, e.g. ${example}`);
   if (!URL.canParse(base)) throw new UsageError(`${option} must be an absolute URL, e.g. ${example}`);
@@ -17,11 +25,11 @@ export function revocationEndpoint(base: string | undefined, option: string): UR
   if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url)))) {
     throw new UsageError(
       `${option} must be an https: URL (http: only for 127.0.0.0/8, localhost or [::1]): ` +
-        'the keys would otherwise cross the network readable by anyone on the way',
+        'secrets would otherwise cross the network readable by anyone on the way',
     );
   }
   if (url.username !== '' || url.password !== '') throw new UsageError(`${option} must not carry a user name or password`);
   if (url.search !== '' || url.hash !== '') throw new UsageError(`${option} is a base URL: no query (?) or fragment (#)`);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${REVOKE_PATH}`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
   return url;
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import { MAIN_HELP } from './help-text.js';
 import { keyIdCommand } from './key-id-command.js';
+import { keysCommand } from './keys-command.js';
 import { printable } from './printable.js';
 import { redact } from './redact.js';
 import { revokeCommand } from './revoke-command.js';
@@ -11,6 +12,7 @@ import { UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<number>> = {
   'key-id': keyIdCommand,
+  keys: (args, io) => keysCommand(args, io),
   revoke: revokeCommand,
   scan: scanCommand,
 };
@@ -28,7 +30,7 @@ function version(): string {
 /**
  * Runs `drops-auth` with `argv` (without `node` and the script) and resolves the exit status:
  * 0 success, 1 a finding (scan) or bad input (key-id, revoke), 2 a usage error, 3 a revocation the
- * server did not accept (revoke, scan --revoke).
+ * server did not accept (revoke, scan --revoke) or a listing it refused (keys).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

@@ -17,10 +17,17 @@ export interface CliRun {
   readonly stderrBytes: Buffer;
 }
 
-/** Runs `drops-auth ...args` with `input` on stdin (closed right away when none) in `cwd`. */
-export async function spawnCli(args: readonly string[], options: { input?: string; cwd?: string } = {}): Promise<CliRun> {
+/** Runs `drops-auth ...args` with `input` on stdin (closed right away when none) in `cwd`, with `env` added to this process's environment. */
+export async function spawnCli(
+  args: readonly string[],
+  options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run pnpm build in packages/auth first`);
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
