@@ -65,6 +65,10 @@ describe('two instances on one PostgreSQL database', () => {
     expect(rolled.status).toBe(201);
     const fresh = (await rolled.json()) as { apiKey: string; createdAt: string };
     expect((await b.fetch('/whoami', { headers: bearer(fresh.apiKey) })).status).toBe(200);
+    // During the grace the old key still works on B (its shortened expiry announced, not a revocation), with the warning.
+    const during = await b.fetch('/whoami', { headers: bearer(old.apiKey) });
+    expect(during.status).toBe(200);
+    expect(during.headers.get('drops-key-expiration')).toMatch(/^\d{4}-\d\d-\d\dT/);
     const graceEnds = Date.parse(fresh.createdAt) + 2000;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEnds - Date.now()) + 500));
     expect((await b.fetch('/whoami', { headers: bearer(old.apiKey) })).status).toBe(401);
