@@ -13,9 +13,11 @@ export const BUNDLE_BUDGETS = [
     name: 'authenticator path',
     imports: ['createAuthenticator', 'createIdTokenVerifier', 'createKeyManager', 'MemoryKeyStore', 'firebase'],
     // Issue 12 set 60 KB; OIDC discovery and untrusted-key checks (issue 22), key expiry (26) and
-    // the rate limit store seam (25) brought it to 60.3 KB: 62 KB, until discovery moves behind
-    // the `oidc()` preset (about 2 KB a Firebase-only app never runs).
-    limitBytes: 62 * 1024,
+    // the rate limit store seam (25) brought it to 60.3 KB, then roll, revoke all and the webhook
+    // settings in createKeyManager (26) to 66.1 KB: 67 KB, until the webhook settings become a
+    // factory an app imports only when it has webhooks and discovery moves behind the `oidc()`
+    // preset (code a Firebase-only app never runs).
+    limitBytes: 67 * 1024,
   },
   { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
 ];

@@ -25,7 +25,15 @@ describe('when PostgreSQL cannot be reached', () => {
 
     await proxy.restore();
     expect((await server.fetch('/healthz')).status).toBe(200);
-    expect((await server.fetch('/whoami', { headers: bearer(apiKey) })).status).toBe(200);
+    // The key answers again once the instance holds its cache lease anew (docs/revocation.md,
+    // "Outage"): 503 until then, never a 401.
+    const statuses: number[] = [];
+    for (let i = 0; i < 200 && statuses.at(-1) !== 200; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      statuses.push((await server.fetch('/whoami', { headers: bearer(apiKey) })).status);
+    }
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.filter((status) => status !== 503 && status !== 200)).toEqual([]);
   }, 30_000);
 });
 
