@@ -75,7 +75,6 @@ export async function startServer(config: Config, options: StartOptions): Promis
     keyStore,
     idTokenVerifier: identity.verifier,
     resolveAccount: identity.resolveAccount,
-    clock,
   });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({

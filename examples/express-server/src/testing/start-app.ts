@@ -35,7 +35,7 @@ export async function startAppWithVerifier(idp: LocalIdentityProvider, clock: Te
   const verifier = createIdTokenVerifier({ ...idp.verifierOptions, clock: clock.now, ...tuning });
   const app = createApp({
     config,
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: clock.now }),
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: verifier }),
     keys: createKeyManager({ keyStore, clock: clock.now, maxKeysPerAccount: config.maxKeysPerAccount }),
     db,
     logger,

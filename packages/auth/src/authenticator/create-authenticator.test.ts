@@ -27,7 +27,7 @@ const verifier: IdTokenVerifier = {
 };
 
 async function setup() {
-  const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
+  const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0, clock: () => 1_700_000_000_000 });
   const live = generateApiKey();
   const revoked = generateApiKey();
   for (const k of [live, revoked]) {
@@ -42,7 +42,7 @@ async function setup() {
     });
   }
   await keyStore.revoke('acct_1', revoked.id, { at: new Date(0) });
-  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier, clock: () => 1_700_000_000_000 });
+  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier });
   return { keyStore, authenticator, live, revoked };
 }
 
@@ -66,8 +66,9 @@ describe('createAuthenticator', () => {
     expect(listed?.lastUsedAt).toEqual(new Date(1_700_000_000_000));
   });
 
-  it('records each use at the clock time of its request, as the clock moves', async () => {
-    const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
+  it("records each use at the store's clock time of its request, as the clock moves", async () => {
+    let now = 1_700_000_000_000;
+    const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0, clock: () => now });
     const a = generateApiKey();
     const b = generateApiKey();
     for (const [k, accountId] of [
@@ -84,7 +85,6 @@ describe('createAuthenticator', () => {
         expiresAt: null,
       });
     }
-    let now = 1_700_000_000_000;
     const recorded: Array<[string, number]> = [];
     const spy = delegatingKeyStore(keyStore, {
       recordUse: (id, at) => {
@@ -92,7 +92,7 @@ describe('createAuthenticator', () => {
         keyStore.recordUse(id, at);
       },
     });
-    const authenticator = createAuthenticator({ keyStore: spy, clock: () => now });
+    const authenticator = createAuthenticator({ keyStore: spy });
     await authenticator.authenticate(`Bearer ${a.secret}`);
     await authenticator.authenticate(`Bearer ${b.secret}`);
     now += 1;
@@ -110,7 +110,7 @@ describe('createAuthenticator', () => {
   });
 
   it('hands the request-info thunk to recordUse, uncalled, and writes it with the first use', async () => {
-    const keyStore = new MemoryKeyStore();
+    const keyStore = new MemoryKeyStore({ clock: () => 1_700_000_000_000 });
     const key = generateApiKey();
     await keyStore.create({
       id: key.id,
@@ -133,7 +133,7 @@ describe('createAuthenticator', () => {
       calls++;
       return { ip: '203.0.113.5', userAgent: 'pipeline/2' };
     };
-    const authenticator = createAuthenticator({ keyStore: spy, clock: () => 1_700_000_000_000 });
+    const authenticator = createAuthenticator({ keyStore: spy });
     for (let i = 0; i < 3; i++) await authenticator.authenticate(`Bearer ${key.secret}`, { request });
     await authenticator.authenticate(`Bearer ${key.secret}`);
     expect(handed).toEqual([request, request, request, undefined]);

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { keyIdOf } from '../api-key/key-id.js';
-import { systemClock, type Clock } from '../clock.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
@@ -27,8 +26,6 @@ export interface AuthenticatorOptions {
   idTokenVerifier?: IdTokenVerifier;
   /** Maps ID token claims to an account id. Default: `claims.sub`. */
   resolveAccount?: ResolveAccount;
-  /** The clock used for `lastUsedAt`. Default: `Date.now`. */
-  clock?: Clock;
 }
 
 /** Per-call options of {@link Authenticator.authenticate}. */
@@ -89,7 +86,6 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
       }),
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
-    clock: z.optional(functionOption<Clock>()),
   }),
 );
 
@@ -144,7 +140,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   parseOptions(optionsSchema(), options, 'createAuthenticator');
   const { keyStore, idTokenVerifier } = options;
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
-  const clock = options.clock ?? systemClock;
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
@@ -174,26 +169,27 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal {
     if (key === null) throw new UnauthenticatedError('unknown_key');
+    // One clock, the store's (the database's on PostgreSQL), read once: it stamps the use and
+    // decides expiry, so every instance refuses a key at the same instant, with the same uniform
+    // 401 as an unknown key.
+    const now = keyStore.now();
     const { expiresAt } = key;
     if (expiresAt === null) {
-      keyStore.recordUse(id, useTime(), request);
+      keyStore.recordUse(id, useTime(now), request);
       return { accountId: key.accountId, credential: 'api_key', keyId: id };
     }
-    // Decided in memory by the store's clock (the database's on PostgreSQL): every instance
-    // refuses the key at the same instant, with the same uniform 401 as an unknown key.
-    if (expiresAt.getTime() <= keyStore.now()) {
+    if (expiresAt.getTime() <= now) {
       keyStore.recordExpired(id, request);
       throw new UnauthenticatedError('expired_key');
     }
-    keyStore.recordUse(id, useTime(), request);
+    keyStore.recordUse(id, useTime(now), request);
     return { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
   }
 
   // Uses recorded within one clock millisecond share one `Date`: a Date per request was about a
   // tenth of an API key check on the memory store (bench/METHOD.md). Stores treat it as a value.
   let lastUse: Date | undefined;
-  function useTime(): Date {
-    const now = clock();
+  function useTime(now: number): Date {
     if (lastUse === undefined || lastUse.getTime() !== now) lastUse = new Date(now);
     return lastUse;
   }

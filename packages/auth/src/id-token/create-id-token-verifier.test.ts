@@ -275,7 +275,6 @@ describe('createIdTokenVerifier: one token, one spelling', () => {
     const authenticator = createAuthenticator({
       keyStore: new MemoryKeyStore(),
       idTokenVerifier: freshVerifier(),
-      clock,
     });
     const uniform = JSON.stringify([
       401,

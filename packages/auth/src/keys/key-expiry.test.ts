@@ -16,7 +16,7 @@ function setup(options: { maxKeyLifetimeSeconds?: number } = {}) {
   const clock = { now: NOW };
   const store = new MemoryKeyStore({ clock: () => clock.now, minUseIntervalMs: 0 });
   const keys = createKeyManager({ keyStore: store, clock: () => clock.now, mintRateLimit: false, ...options });
-  const authenticator = createAuthenticator({ keyStore: store, clock: () => clock.now });
+  const authenticator = createAuthenticator({ keyStore: store });
   return { clock, store, keys, authenticator };
 }
 

@@ -21,7 +21,7 @@ function setUp(options: Partial<Parameters<typeof createKeyManager>[0]> = {}) {
   const time = { now: NOW };
   const keyStore = new MemoryKeyStore({ clock: () => time.now });
   const keys = createKeyManager({ keyStore, clock: () => time.now, ...options });
-  const authenticator = createAuthenticator({ keyStore, clock: () => time.now });
+  const authenticator = createAuthenticator({ keyStore });
   return { time, keyStore, keys, authenticator };
 }
 
