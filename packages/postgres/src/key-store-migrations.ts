@@ -99,16 +99,13 @@ const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
 /**
- * The trigger function that announces every change making a key active (migration 11): a mint, a
- * plain INSERT, an id or account change, a revocation undone. Payload `<revision>:+<key id>`. @internal
+ * The trigger function that announces a key still (or newly) active, payload
+ * `<revision><marker><key id>` with the marker its trigger's argument (migration 9): `~` for an
+ * active key whose expiry got shorter (a roll: still a member, but cached copies are stale), `+`
+ * for a key that becomes active (migration 11: a mint, a plain INSERT, an id or account change, a
+ * revocation undone). @internal
  */
-export const ANNOUNCE_ACTIVATION_FUNCTION = 'drops_auth_announce_activation';
-/**
- * The trigger function that announces an active key whose expiry got shorter (migration 9, a
- * roll): still active, so it stays a member, but cached copies are stale. Payload
- * `<revision>:~<key id>`. @internal
- */
-export const ANNOUNCE_CHANGE_FUNCTION = 'drops_auth_announce_change';
+export const ANNOUNCE_KEY_FUNCTION = 'drops_auth_announce_key';
 
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
@@ -450,13 +447,18 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       alter table ${KEY_EVENTS_TABLE} drop constraint ${KEY_EVENTS_TABLE}_type_check;
       alter table ${KEY_EVENTS_TABLE} add constraint ${KEY_EVENTS_TABLE}_type_check
         check (type in ('minted', 'revoked', 'first_used', 'expired', 'rolled'));
-      create function ${ANNOUNCE_CHANGE_FUNCTION}() returns trigger
+      -- One function for every announcement of a key that is (still) active, the marker its
+      -- trigger's argument: '~' here, '+' in migration 11. Migration 5's revocation function is
+      -- not this one: it announces old.id (the id taken away), runs for DELETE and TRUNCATE too
+      -- (no new row; '*' at statement level), sets new.revoked_revision, and returns old for a
+      -- DELETE; folding it in would be a branch per marker, not one body.
+      create function ${ANNOUNCE_KEY_FUNCTION}() returns trigger
         language plpgsql volatile as $fn$
       declare
         next_revision bigint;
       begin
         update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':~' || new.id);
+        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || tg_argv[0] || new.id);
         return new;
       end
       $fn$;
@@ -465,7 +467,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         for each row
         when (old.revoked_at is null and new.revoked_at is null and new.id = old.id and new.account_id = old.account_id
           and new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))
-        execute function ${ANNOUNCE_CHANGE_FUNCTION}();
+        execute function ${ANNOUNCE_KEY_FUNCTION}('~');
     `,
   },
   {
@@ -554,31 +556,21 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     name: 'announce every key that becomes active',
     // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md: every instance holds
     // the ids of all active keys under its lease, so a mint (or any change that makes a key active)
-    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction, as revocations do;
-    // the minter, which reads the revision in its transaction (it holds the counter row's lock),
+    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction (migration 9's
+    // announce function, marker '+'), as revocations do; the minter, which reads the revision in its transaction (it holds the counter row's lock),
     // waits for the instances' acknowledgements of it. The update trigger is AFTER, so it runs after
     // migration 5's BEFORE trigger: an account or id change announces the old id gone, then the
     // (new) id active, in that order. Expand only: instances built on migration 8 ignore '+'.
     sql: `
-      create function ${ANNOUNCE_ACTIVATION_FUNCTION}() returns trigger
-        language plpgsql volatile as $fn$
-      declare
-        next_revision bigint;
-      begin
-        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':+' || new.id);
-        return new;
-      end
-      $fn$;
       create trigger ${KEYS_TABLE}_minted
         before insert on ${KEYS_TABLE}
         for each row when (new.revoked_at is null)
-        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
+        execute function ${ANNOUNCE_KEY_FUNCTION}('+');
       create trigger ${KEYS_TABLE}_activated
         after update of revoked_at, id, account_id on ${KEYS_TABLE}
         for each row
         when (new.revoked_at is null and (old.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
-        execute function ${ANNOUNCE_ACTIVATION_FUNCTION}();
+        execute function ${ANNOUNCE_KEY_FUNCTION}('+');
     `,
   },
 ]);
