@@ -477,8 +477,9 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // (the API, revocation by value, secret scanning, plain SQL drops_auth_revoke_key, an expiry
     // noticed) queues its delivery in the same transaction, by construction. first_used is not
     // sent. The payload is the Standard Webhooks body, built once here: { type, timestamp, data }
-    // with data the event's columns (camelCase for the known ones; a column a later migration adds
-    // rides along under its own name), never ip or user agent, never a secret. Deleting the
+    // with data the event's columns named as GET /keys/events names them (related_key_id is
+    // rolledTo on a 'rolled' event, replaces on a 'minted' one; a column a later migration adds
+    // is not sent until it is named here), never ip or user agent, never a secret. Deleting the
     // endpoint deletes what it had pending (cascade). Expiry notices are written by the sweeper:
     // one row per key and lead time, so the 7- and 1-day notices go once whoever sweeps.
     // A plain UPDATE of revoked_at now records its 'revoked' event too (at commit, see below).
@@ -518,8 +519,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
                 'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
                 'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                 'source', new.source, 'actor', new.actor, 'url', new.url
-              ) || (to_jsonb(new) - array['seq', 'account_id', 'key_id', 'type', 'prefix', 'name', 'at', 'source',
-                                           'actor', 'ip', 'user_agent', 'url'])
+              ) || case
+                when new.related_key_id is null then '{}'::jsonb
+                when new.type = 'rolled' then jsonb_build_object('rolledTo', new.related_key_id)
+                else jsonb_build_object('replaces', new.related_key_id)
+              end
             )
             from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
         end if;

@@ -164,6 +164,34 @@ describe('webhook delivery from the outbox', () => {
     for (const x of r.received) expect(verified(secret, x).type).toBe('key.minted');
   });
 
+  it("sends a roll's two events named as GET /keys/events names them (rolledTo, replaces), no column name leaking", async () => {
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_roll'), { url: r.url });
+    const old = await keys.mint(owner('acct_roll'), { name: 'ci' });
+    const rolled = await keys.roll(owner('acct_roll'), old.id, { graceSeconds: 60 });
+    sender();
+    await eventually(() => (r.delivered.length === 3 ? true : undefined));
+    const { events } = await keys.events(owner('acct_roll'));
+    const atOf = (type: string, keyId: string): string | undefined => events.find((e) => e.type === type && e.keyId === keyId)?.at;
+    const payloads = r.delivered.map((x) => verified(secret, x));
+    const common = { prefix: old.prefix, name: 'ci', source: 'api', actor: 'acct_roll', url: null };
+    expect(payloads.find((p) => p.type === 'key.rolled')?.data).toEqual({
+      ...common,
+      keyId: old.id,
+      at: atOf('rolled', old.id),
+      rolledTo: rolled.id,
+    });
+    expect(payloads.find((p) => p.type === 'key.minted' && p.data['keyId'] === rolled.id)?.data).toEqual({
+      ...common,
+      prefix: rolled.prefix,
+      keyId: rolled.id,
+      at: atOf('minted', rolled.id),
+      replaces: old.id,
+    });
+    expect(events.find((e) => e.type === 'rolled')).toMatchObject({ rolledTo: rolled.id });
+    expect(events.find((e) => e.type === 'minted' && e.keyId === rolled.id)).toMatchObject({ replaces: old.id });
+  });
+
   it('writes key.expiring once per key and lead time, and the expired event of a key whose expiry passed', async () => {
     const r = await receiver();
     const { secret } = await keys.webhook.set(owner('acct_exp'), { url: r.url });
