@@ -5,8 +5,8 @@ import type { DropsRepository } from './db/drops-repository.js';
 export interface Sweeper {
   /** Deletes expired drops now; resolves how many went. */
   sweep(): Promise<number>;
-  /** Writes the key expiry notices and events due now (webhooks); resolves how many. */
-  notify(): Promise<{ expiring: number; expired: number }>;
+  /** Writes the key expiry notices and events due now (webhooks), prunes spent notices; resolves how many. */
+  notify(): Promise<{ expiring: number; expired: number; pruned: number }>;
   /** Stops the timer and waits for a sweep in progress. */
   stop(): Promise<void>;
 }
@@ -20,18 +20,18 @@ export interface Sweeper {
  */
 export function startSweeper(options: {
   drops: DropsRepository;
-  keyNotices: () => Promise<{ expiring: number; expired: number }>;
+  keyNotices: () => Promise<{ expiring: number; expired: number; pruned: number }>;
   intervalMs: number;
   clock: () => number;
   logger: Logger;
 }): Sweeper {
   const { drops, clock, logger } = options;
-  let notifying: Promise<{ expiring: number; expired: number }> | null = null;
-  const notify = (): Promise<{ expiring: number; expired: number }> => {
+  let notifying: Promise<{ expiring: number; expired: number; pruned: number }> | null = null;
+  const notify = (): Promise<{ expiring: number; expired: number; pruned: number }> => {
     notifying ??= options
       .keyNotices()
       .then((written) => {
-        if (written.expiring + written.expired > 0) logger.info(written, 'wrote key expiry notices');
+        if (written.expiring + written.expired + written.pruned > 0) logger.info(written, 'wrote key expiry notices');
         return written;
       })
       .finally(() => {

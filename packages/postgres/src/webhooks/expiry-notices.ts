@@ -44,18 +44,48 @@ const EXPIRED = `
     returning 1`;
 
 /**
+ * Deletes the notice rows of keys that can never be notified again (expired, revoked, or gone),
+ * at most $1 rows a call: the table stays the size of the keys still expiring, and the next sweep
+ * takes the rest.
+ */
+const PRUNE = `
+  delete from ${EXPIRY_NOTICES_TABLE} n
+    using (
+      select n2.key_id, n2.days
+        from ${EXPIRY_NOTICES_TABLE} n2
+        left join ${KEYS_TABLE} k on k.id = n2.key_id
+        where k.id is null or k.revoked_at is not null or k.expires_at <= now()
+        limit $1
+    ) done
+    where n.key_id = done.key_id and n.days = done.days
+    returning 1`;
+
+/** Options of {@link writeExpiryNotices}. */
+export interface ExpiryNoticeOptions {
+  /** At most this many notice rows of expired or revoked keys deleted per call. Default 1000. */
+  readonly pruneLimit?: number;
+}
+
+/**
  * The periodic part of webhook events (run it from a sweeper, on any number of instances):
  * `key.expiring` notices 7 days and 1 day ahead, and the `'expired'` event of keys whose expiry
  * passed (whose delivery the outbox trigger then queues). Idempotent: each is written once per key.
- * Resolves how many notices and events it wrote.
+ * It also forgets the notices of keys expired or revoked (`pruneLimit` rows a call). Resolves how
+ * many notices and events it wrote, and how many notice rows it pruned.
  *
  * @example
  * ```ts
  * setInterval(() => void writeExpiryNotices(db).catch((err) => logger.warn({ err }, 'expiry notices')), 60_000);
  * ```
  */
-export async function writeExpiryNotices(db: Queryable): Promise<{ expiring: number; expired: number }> {
+export async function writeExpiryNotices(
+  db: Queryable,
+  options: ExpiryNoticeOptions = {},
+): Promise<{ expiring: number; expired: number; pruned: number }> {
+  const pruneLimit = options.pruneLimit ?? 1000;
+  if (!Number.isInteger(pruneLimit) || pruneLimit < 1) throw new TypeError('writeExpiryNotices: pruneLimit must be an integer >= 1');
   const expiring = await db.query(EXPIRING);
   const expired = await db.query(EXPIRED);
-  return { expiring: expiring.rows.length, expired: expired.rows.length };
+  const pruned = await db.query(PRUNE, [pruneLimit]);
+  return { expiring: expiring.rows.length, expired: expired.rows.length, pruned: pruned.rows.length };
 }

@@ -8,4 +8,4 @@ export {
 } from './webhook-sender.js';
 export { postWebhook, type WebhookPostOptions, type WebhookPostResult } from './safe-webhook-post.js';
 export { isDeliverableAddress } from './webhook-address.js';
-export { writeExpiryNotices } from './expiry-notices.js';
+export { type ExpiryNoticeOptions, writeExpiryNotices } from './expiry-notices.js';
