@@ -480,7 +480,8 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // with data the event's columns named as GET /keys/events names them (related_key_id is
     // rolledTo on a 'rolled' event, replaces on a 'minted' one; a column a later migration adds
     // is not sent until it is named here), never ip or user agent, never a secret. Deleting the
-    // endpoint deletes what it had pending (cascade). Expiry notices are written by the sweeper:
+    // endpoint deletes what it had pending (cascade). A delivery out of retries stays, dead
+    // (failed_at set: never sent again), for 30 days, so its failure can be seen. Expiry notices are written by the sweeper:
     // one row per key and lead time, so the 7- and 1-day notices go once whoever sweeps.
     // A plain UPDATE of revoked_at now records its 'revoked' event too (at commit, see below).
     sql: `
@@ -497,9 +498,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         created_at timestamptz not null default now(),
         attempts integer not null default 0,
         next_attempt_at timestamptz not null default now(),
-        locked_until timestamptz
+        locked_until timestamptz,
+        failed_at timestamptz
       );
-      create index ${WEBHOOK_OUTBOX_TABLE}_due on ${WEBHOOK_OUTBOX_TABLE} (next_attempt_at);
+      create index ${WEBHOOK_OUTBOX_TABLE}_due on ${WEBHOOK_OUTBOX_TABLE} (next_attempt_at) where failed_at is null;
+      create index ${WEBHOOK_OUTBOX_TABLE}_dead on ${WEBHOOK_OUTBOX_TABLE} (failed_at) where failed_at is not null;
       create index ${WEBHOOK_OUTBOX_TABLE}_by_account on ${WEBHOOK_OUTBOX_TABLE} (account_id);
       create table ${EXPIRY_NOTICES_TABLE} (
         key_id text not null,

@@ -11,7 +11,7 @@ import { eventually } from '../test-support/eventually.js';
 import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 import { writeExpiryNotices } from './expiry-notices.js';
 import { PostgresWebhookStore } from './postgres-webhook-store.js';
-import { startWebhookSender, type WebhookSender } from './webhook-sender.js';
+import { startWebhookSender, type WebhookDeliveryReport, type WebhookSender } from './webhook-sender.js';
 
 let database: FreshDatabase;
 let db: Queryable;
@@ -66,9 +66,22 @@ function verified(secret: string, r: ReceivedWebhook): { type: string; timestamp
   return new Webhook(secret).verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
+/** The account's deliveries still to be sent. */
 async function outboxOf(account: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${WEBHOOK_OUTBOX_TABLE} where account_id = $1`, [account]);
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from ${WEBHOOK_OUTBOX_TABLE} where account_id = $1 and failed_at is null`,
+    [account],
+  );
   return rows[0]?.n ?? -1;
+}
+
+/** The account's dead deliveries (out of retries), by outbox id. */
+async function deadOf(account: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id::text from ${WEBHOOK_OUTBOX_TABLE} where account_id = $1 and failed_at is not null order by id`,
+    [account],
+  );
+  return rows.map((r) => r.id);
 }
 
 describe('webhook delivery from the outbox', () => {
@@ -131,13 +144,28 @@ describe('webhook delivery from the outbox', () => {
     expect(await outboxOf('acct_gone')).toBe(0);
   });
 
-  it('gives a delivery up after the last retry', async () => {
+  it('keeps a delivery dead after the last retry, never sends it again, and prunes it after 30 days', async () => {
     const r = await receiver(() => ({ status: 503 }));
     await keys.webhook.set(owner('acct_down'), { url: r.url });
     await keys.mint(owner('acct_down'));
-    sender([0, 0]);
-    await eventually(async () => ((await outboxOf('acct_down')) === 0 ? true : undefined));
-    expect(r.received).toHaveLength(3);
+    await keys.mint(owner('acct_down'));
+    const reports: WebhookDeliveryReport[] = [];
+    const s = startWebhookSender({ db, retrySeconds: [0, 0], allowLoopback: true, intervalMs: 20, onDelivery: (x) => reports.push(x) });
+    senders.push(s);
+    await eventually(async () => ((await deadOf('acct_down')).length === 2 ? true : undefined));
+    expect(await outboxOf('acct_down')).toBe(0);
+    expect(r.received).toHaveLength(6);
+    expect(reports.filter((x) => x.kind === 'failed' && x.givenUp)).toHaveLength(2);
+    await s.runOnce();
+    expect(r.received).toHaveLength(6);
+
+    // A sender prunes dead rows at its first turn (then hourly): only those dead for 30 days.
+    const [old, recent] = (await deadOf('acct_down')) as [string, string];
+    await db.query(`update ${WEBHOOK_OUTBOX_TABLE} set failed_at = now() - interval '31 days' where id = $1`, [old]);
+    await db.query(`update ${WEBHOOK_OUTBOX_TABLE} set failed_at = now() - interval '29 days' where id = $1`, [recent]);
+    await sender().runOnce();
+    expect(await deadOf('acct_down')).toEqual([recent]);
+    expect(r.received).toHaveLength(6);
   });
 
   it('follows no redirect: a 302 is a failed attempt and its target is never asked', async () => {

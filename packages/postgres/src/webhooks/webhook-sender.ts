@@ -24,7 +24,7 @@ export type WebhookDeliveryReport =
 /** Options of {@link startWebhookSender}. */
 export interface WebhookSenderOptions {
   readonly db: Queryable;
-  /** Delays between attempts, in seconds; one attempt more than delays, then the delivery is dropped. Default {@link DEFAULT_WEBHOOK_RETRY_SECONDS}. */
+  /** Delays between attempts, in seconds; one attempt more than delays, then the delivery is kept dead (30 days). Default {@link DEFAULT_WEBHOOK_RETRY_SECONDS}. */
   readonly retrySeconds?: readonly number[];
   /** `http:` to loopback addresses allowed: development only. Default `false`. */
   readonly allowLoopback?: boolean;
@@ -73,7 +73,7 @@ interface ClaimedRow {
 const CLAIM = `
   with due as (
     select o.id from ${WEBHOOK_OUTBOX_TABLE} o
-      where o.next_attempt_at <= now() and (o.locked_until is null or o.locked_until < now())
+      where o.failed_at is null and o.next_attempt_at <= now() and (o.locked_until is null or o.locked_until < now())
       order by o.id limit $1
       for update skip locked
   )
@@ -83,12 +83,21 @@ const CLAIM = `
     where o.id = due.id and w.account_id = o.account_id
     returning o.id::text as id, o.account_id, o.payload::text as body, o.attempts, w.url, w.secret`;
 
+/** Dead deliveries (out of retries) are kept this long, then deleted, a batch at a time. */
+const PRUNE_DEAD = `
+  delete from ${WEBHOOK_OUTBOX_TABLE} where id in (
+    select id from ${WEBHOOK_OUTBOX_TABLE} where failed_at < now() - interval '30 days' limit 1000
+  )`;
+/** How often a sender prunes dead deliveries, in ms: at its first turn, then hourly. */
+const PRUNE_EVERY_MS = 3_600_000;
+
 /**
  * Sends the webhook outbox (migration 10): every key event of an account with an endpoint, signed as
  * the Standard Webhooks specification says (`webhook-id` `msg_<outbox id>`, `webhook-timestamp`,
  * `webhook-signature` `v1,<base64 HMAC-SHA256>` with the endpoint's `whsec_` secret) and POSTed by
  * {@link postWebhook}. A 2xx deletes the row; anything else schedules the next attempt after the
- * next delay of `retrySeconds`, and after the last one the row is dropped (reported `givenUp`).
+ * next delay of `retrySeconds`; after the last one the row is kept dead (`failed_at` set, never sent
+ * again; reported `givenUp`) for 30 days, then deleted.
  * Several instances may run one each on one database: each delivery is claimed by one at a time.
  * Nothing here runs on a request's path: a slow endpoint holds one of `concurrency` slots, never a
  * request.
@@ -132,7 +141,7 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
     }
     const delay = retrySeconds[row.attempts - 1];
     if (delay === undefined) {
-      await db.query(`delete from ${WEBHOOK_OUTBOX_TABLE} where id = $1`, [row.id]);
+      await db.query(`update ${WEBHOOK_OUTBOX_TABLE} set failed_at = now(), locked_until = null where id = $1`, [row.id]);
     } else {
       await db.query(
         `update ${WEBHOOK_OUTBOX_TABLE} set next_attempt_at = now() + make_interval(secs => $2), locked_until = null where id = $1`,
@@ -150,9 +159,15 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
   }
 
   let turn: Promise<void> | null = null;
+  let prunedAt = Number.NEGATIVE_INFINITY;
   async function claimAndSend(): Promise<void> {
+    if (stopped) return;
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await db.query(PRUNE_DEAD);
+    }
     const free = concurrency - inFlight.size;
-    if (free <= 0 || stopped) return;
+    if (free <= 0) return;
     const { rows } = await db.query<ClaimedRow>(CLAIM, [free, leaseSeconds]);
     for (const row of rows) track({ ...row, attempts: Number(row.attempts) });
   }
