@@ -119,10 +119,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
     db,
     retrySeconds: config.webhookRetrySeconds,
     allowLoopback: config.webhookAllowLoopback,
-    onDelivery: (report) =>
-      report.kind === 'delivered'
-        ? logger.debug({ webhook: report }, 'webhook delivered')
-        : logger.warn({ webhook: report }, report.givenUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry'),
+    onDelivery: (report) => {
+      metrics?.countWebhookDelivery(report);
+      if (report.kind === 'delivered') logger.debug({ webhook: report }, 'webhook delivered');
+      else logger.warn({ webhook: report }, report.givenUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry');
+    },
     onError: (error) => logger.warn({ err: error }, 'webhook outbox: reading or updating failed; will retry'),
   });
 

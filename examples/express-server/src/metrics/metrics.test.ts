@@ -236,3 +236,23 @@ describe('countRevocationWait', () => {
     }
   });
 });
+
+describe('countWebhookDelivery', () => {
+  it('counts delivery attempts by outcome: delivered, retry, dead', async () => {
+    const metrics = createServerMetrics();
+    try {
+      const before = samples(await metrics.render());
+      const attempt = { id: 'msg_1', accountId: 'acct', attempt: 1 };
+      metrics.countWebhookDelivery({ kind: 'failed', ...attempt, reason: 'status 503', givenUp: false });
+      metrics.countWebhookDelivery({ kind: 'failed', ...attempt, reason: 'status 503', givenUp: false });
+      metrics.countWebhookDelivery({ kind: 'delivered', ...attempt });
+      metrics.countWebhookDelivery({ kind: 'failed', ...attempt, reason: 'timeout', givenUp: true });
+      const grew = growth(before, samples(await metrics.render()));
+      expect(grew('drops_auth_webhook_deliveries_total{outcome="delivered"}')).toBe(1);
+      expect(grew('drops_auth_webhook_deliveries_total{outcome="retry"}')).toBe(2);
+      expect(grew('drops_auth_webhook_deliveries_total{outcome="dead"}')).toBe(1);
+    } finally {
+      metrics.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import {
   type KeyStoreMessage,
   type RevocationMessage,
 } from '@drops/auth';
+import type { WebhookDeliveryReport } from '@drops/auth-postgres';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { LabelledCounter, LabelledHistogram } from './labelled-metrics.js';
 
@@ -23,6 +24,11 @@ export interface ServerMetrics {
    * `onRevocationWait`): instances that acknowledged it, and leases that had to expire instead.
    */
   countRevocationWait(wait: { readonly acknowledged: number; readonly expired: number }): void;
+  /**
+   * Counts one webhook delivery attempt (the sender's `onDelivery`) by outcome: `delivered`, `retry`
+   * (failed, another attempt scheduled) or `dead` (failed, out of retries: kept dead in the outbox).
+   */
+  countWebhookDelivery(report: WebhookDeliveryReport): void;
   /** The Prometheus text exposition: the metrics below and the process's default metrics. */
   render(): Promise<string>;
   /** The `Content-Type` of {@link ServerMetrics.render}'s text. */
@@ -118,6 +124,12 @@ export function createServerMetrics(): ServerMetrics {
     help: 'Instances a revocation waited on whose cache lease expired instead of acknowledging (partitioned, paused or killed).',
     registers: [registry],
   });
+  const webhookDeliveries = new Counter({
+    name: 'drops_auth_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retry: failed and scheduled again, dead: failed and out of retries).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const httpRequests = new LabelledCounter(
     'drops_http_requests_total',
     'HTTP responses by method, route pattern (none when no route answered: 404s, refusals before routing) and status.',
@@ -170,6 +182,10 @@ export function createServerMetrics(): ServerMetrics {
     countRevocationWait(wait) {
       acknowledgements.inc(wait.acknowledged);
       expiredLeases.inc(wait.expired);
+    },
+    countWebhookDelivery(report) {
+      const outcome = report.kind === 'delivered' ? 'delivered' : report.givenUp ? 'dead' : 'retry';
+      webhookDeliveries.inc({ outcome });
     },
     render: () => exposed.metrics(),
     contentType: exposed.contentType,

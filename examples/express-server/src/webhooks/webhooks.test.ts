@@ -41,7 +41,22 @@ async function setWebhook(base: string, idToken: string, url: string): Promise<s
 }
 
 describe('webhooks on the reference server', () => {
-  const server = useTestServer({ backend: 'postgres', idp: 'dev', env: { WEBHOOK_RETRY_SECONDS: '0,0,0' } });
+  const server = useTestServer({
+    backend: 'postgres',
+    idp: 'dev',
+    env: { WEBHOOK_RETRY_SECONDS: '0,0,0', METRICS_TOKEN: 'metrics-token-0123456789abcdef' },
+  });
+
+  /** `drops_auth_webhook_deliveries_total` by outcome, scraped until `ready` says so (4 s at most). */
+  async function deliveries(metricsUrl: string, ready: (counts: Record<string, number>) => boolean): Promise<Record<string, number>> {
+    for (let i = 0; ; i++) {
+      const text = await (await fetch(metricsUrl)).text();
+      const counts: Record<string, number> = {};
+      for (const m of text.matchAll(/^drops_auth_webhook_deliveries_total\{outcome="(\w+)"\} (\d+)$/gm)) counts[m[1]!] = Number(m[2]);
+      if (ready(counts) || i === 200) return counts;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 
   it('delivers a mint and a revoke after two failures, verifiable with standardwebhooks; no secret in the logs', async () => {
     const s = server();
@@ -61,6 +76,21 @@ describe('webhooks on the reference server', () => {
     expect(logs).not.toContain(secret);
     expect(logs).not.toContain(secret.slice('whsec_'.length));
     expect(logs).not.toContain(apiKey);
+    expect(await deliveries(s.running.metricsUrl!, (c) => c['delivered'] === 2)).toEqual({ delivered: 2, retry: 2 });
+  });
+
+  it('counts a delivery out of retries as dead, after its retries', async () => {
+    const s = server();
+    const r = await receiver(() => ({ status: 503 }));
+    await setWebhook(s.url, await s.token('hooked-dead'), r.url);
+    // The server is this describe's: count from what the tests before left.
+    const before = await deliveries(s.running.metricsUrl!, () => true);
+    await s.mintKey('hooked-dead');
+    const after = await deliveries(s.running.metricsUrl!, (c) => (c['dead'] ?? 0) === (before['dead'] ?? 0) + 1);
+    expect((after['dead'] ?? 0) - (before['dead'] ?? 0)).toBe(1);
+    expect((after['retry'] ?? 0) - (before['retry'] ?? 0)).toBe(3);
+    expect(after['delivered']).toBe(before['delivered']);
+    expect(r.received).toHaveLength(4);
   });
 
   it('answers an API key on /keys/webhook with the uniform 401 and a bad url with a JSON 400', async () => {
