@@ -1,9 +1,11 @@
 import type { RandomSource } from '../api-key/generate-api-key.js';
+import * as z from 'zod/mini';
 import type { Principal } from '../authenticator/principal.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
+import { lazySchema } from '../options/parse-options.js';
+import { parseRequestBody } from '../options/parse-request-body.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { parseWebhookUrl } from './webhook-url.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -55,10 +57,11 @@ function assertIdToken(principal: Principal): void {
   if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
 }
 
+/** The body of `PUT /keys/webhook`: `{ "url" }` and nothing else; the url itself is {@link parseWebhookUrl}'s check. */
+const webhookBodySchema = /* @__PURE__ */ lazySchema(() => z.strictObject({ url: z.optional(z.unknown()) }));
+
 function urlOfBody(body: unknown): unknown {
-  const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : null;
-  if (keys === null || keys.some((k) => k !== 'url')) throw new InvalidRequestError('invalid webhook: expected {"url": "https://…"}');
-  return (body as { url?: unknown }).url;
+  return parseRequestBody(webhookBodySchema(), body, { request: 'invalid webhook', expected: 'expected {"url": "https://…"}' }).url;
 }
 
 const notConfigured = (): Promise<never> => Promise.reject(new NotFoundError('webhooks are not configured'));
