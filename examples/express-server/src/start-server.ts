@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator, createKeyManager, inProcessRateLimitStore } from '@drops/auth';
+import { createAuthenticator, createKeyManager, createWebhookSettings, inProcessRateLimitStore } from '@drops/auth';
 import {
   PostgresKeyStore,
   PostgresRateLimitStore,
@@ -97,7 +97,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       mintRateLimit: config.mintRateLimit,
       ...(config.mintMaxAuthAgeSeconds !== null ? { maxAuthAgeSeconds: config.mintMaxAuthAgeSeconds } : {}),
       ...(config.maxKeyLifetimeDays !== null ? { maxKeyLifetimeSeconds: config.maxKeyLifetimeDays * 86_400 } : {}),
-      webhooks: { store: new PostgresWebhookStore({ db }), allowLoopbackHttp: config.webhookAllowLoopback },
+      webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }), allowLoopbackHttp: config.webhookAllowLoopback }),
     }),
     db,
     logger,

@@ -2,7 +2,6 @@ import { UnauthenticatedError } from '../errors/index.js';
 import { decodeJsonPart, splitCompactJwt } from './decode-compact-jwt.js';
 import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
 import { parseIdTokenVerifierOptions, type IdTokenVerifierOptions } from './id-token-verifier-options.js';
-import { DiscoveredKeySet } from './discovered-key-set.js';
 import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
@@ -93,7 +92,7 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
   const keySet: KeySource =
     o.jwksUrl !== undefined
       ? new RemoteKeySet({ ...sourceOptions, url: o.jwksUrl })
-      : new DiscoveredKeySet({ ...sourceOptions, discoveryUrl: o.discoveryUrl!, issuer: o.issuer });
+      : o.discovery!.keySource({ ...sourceOptions, discoveryUrl: new URL(o.discovery!.url), issuer: o.issuer });
   const cache = new VerifiedTokenCache(o.maxCachedTokens);
   const expected = { issuer: o.issuer, audiences: o.audiences, clockToleranceSeconds, maxLifetimeSeconds: o.maxLifetimeSeconds };
   const headerExpectations = { algorithms: o.algorithms, typ: o.typ };

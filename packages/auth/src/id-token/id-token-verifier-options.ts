@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
 import { JWS_ALGORITHMS, type JwsAlgorithm } from './jws-algorithms.js';
+import { isOidcDiscovery, type OidcDiscovery } from './oidc-discovery.js';
 import { MAX_TOKEN_LIFETIME_SECONDS } from './verify-claims.js';
 
 /**
@@ -15,14 +16,14 @@ export interface IdTokenVerifierOptions {
   readonly issuer: string;
   /** The expected `aud`: one string, or a list of which the token's audience must contain one. */
   readonly audience: string | readonly string[];
-  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. Give this or `discoveryUrl`. */
+  /** The provider's JWKS. Must be `https:`; `http:` only for a loopback host. Give this or `discovery`. */
   readonly jwksUrl?: string;
   /**
-   * The provider's OpenID Connect discovery document (`<issuer>/.well-known/openid-configuration`,
-   * what `oidc()` sets): its `issuer` must equal `issuer`, and its `jwks_uri` is the key set. Cached
-   * by the key set's rules. Give this or `jwksUrl`.
+   * The provider's OpenID Connect discovery document (`<issuer>/.well-known/openid-configuration`),
+   * as `oidc()` sets it: its `issuer` must equal `issuer`, and its `jwks_uri` is the key set. Cached
+   * by the key set's rules. Give this (spread `oidc({ issuer, audience })`) or `jwksUrl`.
    */
-  readonly discoveryUrl?: string;
+  readonly discovery?: OidcDiscovery;
   /** Leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds. Default 5, at most 300. */
   readonly clockToleranceSeconds?: number;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
@@ -61,9 +62,9 @@ export interface IdTokenVerifierOptions {
 export interface ResolvedIdTokenVerifierOptions {
   readonly issuer: string;
   readonly audiences: readonly string[];
-  /** Exactly one of `jwksUrl` and `discoveryUrl` is set. */
+  /** Exactly one of `jwksUrl` and `discovery` is set. */
   readonly jwksUrl: URL | undefined;
-  readonly discoveryUrl: URL | undefined;
+  readonly discovery: OidcDiscovery | undefined;
   readonly clockToleranceSeconds: number;
   readonly clock: Clock;
   readonly fetch: typeof fetch;
@@ -88,7 +89,7 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     issuer: nonEmpty,
     audience: z.union([nonEmpty, z.array(nonEmpty).check(z.minLength(1))]),
     jwksUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
-    discoveryUrl: z.optional(nonEmpty.check(z.refine(isHttpsOrLoopbackUrl, { error: HTTPS_OR_LOOPBACK_MESSAGE }))),
+    discovery: z.optional(z.custom<OidcDiscovery>(isOidcDiscovery, { error: 'expected the discovery of oidc({ issuer, audience })' })),
     clockToleranceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(300)), 5),
     clock: fn<Clock>(),
     fetch: fn<typeof fetch>(),
@@ -109,8 +110,8 @@ const schema = /* @__PURE__ */ lazySchema(() => {
  */
 export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVerifierOptions {
   const o = parseOptions(schema(), options, 'createIdTokenVerifier');
-  if ((o.jwksUrl === undefined) === (o.discoveryUrl === undefined)) {
-    throw new TypeError('createIdTokenVerifier: give exactly one of jwksUrl and discoveryUrl (e.g. spread oidc({ issuer, audience }))');
+  if ((o.jwksUrl === undefined) === (o.discovery === undefined)) {
+    throw new TypeError('createIdTokenVerifier: give exactly one of jwksUrl and discovery (e.g. spread oidc({ issuer, audience }))');
   }
   const fetchImpl = o.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
@@ -120,7 +121,7 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
     issuer: o.issuer,
     audiences: typeof o.audience === 'string' ? [o.audience] : [...o.audience],
     jwksUrl: o.jwksUrl === undefined ? undefined : new URL(o.jwksUrl),
-    discoveryUrl: o.discoveryUrl === undefined ? undefined : new URL(o.discoveryUrl),
+    discovery: o.discovery,
     clockToleranceSeconds: o.clockToleranceSeconds,
     clock: o.clock ?? systemClock,
     fetch: fetchImpl,

@@ -3,7 +3,7 @@ import type { JwsAlgorithm } from './jws-algorithms.js';
 
 /**
  * Where the verifier finds a token's key: a {@link RemoteKeySet} (a JWKS URL) or a
- * {@link DiscoveredKeySet} (a JWKS found through OpenID Connect discovery).
+ * `DiscoveredKeySet` (a JWKS found through OpenID Connect discovery, built by `oidc()`'s discovery).
  */
 export interface KeySource {
   /** The key for `kid` and `alg` if it is at hand right now; otherwise `undefined` (use `getKey`). */

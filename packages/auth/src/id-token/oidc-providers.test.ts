@@ -249,9 +249,11 @@ describe('oidc(): discovery under the key set rules', () => {
     expect(() => oidc(options as never)).toThrow(TypeError);
   });
 
-  it('refuses both jwksUrl and discoveryUrl, or neither, with a TypeError', () => {
+  it('refuses both jwksUrl and discovery, or neither, or a discovery not made by oidc(), with a TypeError', () => {
     const settings = oidc({ issuer: 'https://idp.example.com/', audience: 'a' });
-    expect(settings.discoveryUrl).toBe('https://idp.example.com/.well-known/openid-configuration');
+    expect(settings.discovery.url).toBe('https://idp.example.com/.well-known/openid-configuration');
+    const { issuer, audience } = settings;
+    expect(() => createIdTokenVerifier({ issuer, audience, discovery: { url: settings.discovery.url } as never })).toThrow(TypeError);
     expect(() => createIdTokenVerifier({ ...settings, jwksUrl: 'https://idp.example.com/jwks' })).toThrow(TypeError);
     expect(() => createIdTokenVerifier({ issuer: 'https://idp.example.com/', audience: 'a' })).toThrow(TypeError);
   });

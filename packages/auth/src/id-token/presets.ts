@@ -1,4 +1,6 @@
+import { DiscoveredKeySet } from './discovered-key-set.js';
 import { HTTPS_OR_LOOPBACK_MESSAGE, isHttpsOrLoopbackUrl } from './is-loopback-url.js';
+import type { OidcDiscovery } from './oidc-discovery.js';
 
 /** Where an identity provider publishes its keys, and what its ID tokens must say. */
 export interface IdentityProviderSettings {
@@ -37,12 +39,12 @@ export function firebase(options: { readonly projectId: string }): IdentityProvi
   };
 }
 
-/** What `oidc()` returns: the issuer and audience, and where the discovery document is. */
+/** What `oidc()` returns: the issuer and audience, and the discovery document the key set is found through. */
 export interface OidcProviderSettings {
   readonly issuer: string;
   readonly audience: string | readonly string[];
-  /** `<issuer>/.well-known/openid-configuration` (OpenID Connect Discovery 1.0, section 4). */
-  readonly discoveryUrl: string;
+  /** Where the discovery document is (`discovery.url`), and the code that reads it. */
+  readonly discovery: OidcDiscovery;
 }
 
 /**
@@ -74,5 +76,9 @@ export function oidc(options: { readonly issuer: string; readonly audience: stri
     (typeof audience === 'string' && audience.length > 0) ||
     (Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === 'string' && a.length > 0));
   if (!audienceOk) throw new TypeError('oidc(): audience must be a non-empty string or list of them');
-  return { issuer, audience, discoveryUrl: `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` };
+  const discovery: OidcDiscovery = {
+    url: `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+    keySource: (keySetOptions) => new DiscoveredKeySet(keySetOptions),
+  };
+  return { issuer, audience, discovery };
 }

@@ -26,8 +26,7 @@ import { keyIdsOfSecrets, revokeIds, type RevokeBySecretContext, type RevokeBySe
 import { parseMintOptions, type MintOptions, type ParsedMintOptions } from './mint-options.js';
 import { parseRollGraceSeconds, type RollOptions } from './roll-options.js';
 import { pendingRevocationsDrainer } from './pending-revocations.js';
-import { isWebhookOptions } from '../webhooks/webhook-store.js';
-import { createWebhookSettings, type WebhookOptions, type WebhookSettings } from '../webhooks/webhook-settings.js';
+import { isWebhookSettings, WEBHOOKS_NOT_CONFIGURED, type WebhookSettings } from '../webhooks/webhook-settings.js';
 
 /** Default `maxKeysPerAccount`: active keys one account may hold. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 1000;
@@ -78,11 +77,11 @@ export interface KeyManagerOptions {
    */
   maxKeyLifetimeSeconds?: number;
   /**
-   * Where the account's webhook endpoint is kept (`GET|PUT|DELETE /keys/webhook`), and whether
-   * loopback `http:` URLs are accepted (development only). Default: unset, and those routes answer
-   * 404. Delivery is the store's (`PostgresWebhookStore` of `@drops/auth-postgres`).
+   * The account's webhook endpoint (`GET|PUT|DELETE /keys/webhook`): what `createWebhookSettings({
+   * store })` returns. Default: unset, and those routes answer 404. Delivery is the store's
+   * (`PostgresWebhookStore` of `@drops/auth-postgres`).
    */
-  webhooks?: WebhookOptions;
+  webhooks?: WebhookSettings;
 }
 
 /** Mint, list and revoke keys for an authenticated principal: what the `/keys` routes call. */
@@ -172,7 +171,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     rateLimitStore: z.optional(z.custom<RateLimitStore>(isRateLimitStore, { error: 'expected a RateLimitStore' })),
     maxAuthAgeSeconds: z.optional(z.int().check(z.positive())),
     maxKeyLifetimeSeconds: z.optional(z.int().check(z.positive())),
-    webhooks: z.optional(z.custom<WebhookOptions>(isWebhookOptions, { error: 'expected { store: WebhookStore }' })),
+    webhooks: z.optional(z.custom<WebhookSettings>(isWebhookSettings, { error: 'expected createWebhookSettings({ store })' })),
   }),
 );
 
@@ -383,7 +382,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
 
     revokePending,
 
-    webhook: createWebhookSettings(options.webhooks, random),
+    webhook: options.webhooks ?? WEBHOOKS_NOT_CONFIGURED,
 
     async events(principal, page) {
       const request = parseKeyEventsPage(page);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { lazySchema } from '../options/parse-options.js';
+import { parseRequestBody } from '../options/parse-request-body.js';
 
 /** Longest key name accepted. */
 export const MAX_KEY_NAME_LENGTH = 64;
@@ -68,18 +69,11 @@ const mintOptionsSchema = /* @__PURE__ */ lazySchema(() =>
  */
 export function parseMintOptions(body: unknown): ParsedMintOptions {
   if (body === undefined || body === null || body === '') return NO_OPTIONS;
-  const parsed = z.safeParse(mintOptionsSchema(), body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const message =
-      issue?.code === 'unrecognized_keys'
-        ? 'only "name" and "expiresAt" may be sent'
-        : issue?.path.length === 0
-          ? EXPECTED
-          : issue?.message;
-    throw new InvalidRequestError(`invalid key request: ${message ?? EXPECTED}`);
-  }
-  const { name, expiresAt } = parsed.data;
+  const { name, expiresAt } = parseRequestBody(mintOptionsSchema(), body, {
+    request: 'invalid key request',
+    expected: EXPECTED,
+    unknownField: 'only "name" and "expiresAt" may be sent',
+  });
   const expiry = expiresAt === undefined ? null : new Date(expiresAt);
   if (expiry !== null && !(RFC3339_DATE_TIME.test(expiresAt!) && isCalendarDay(expiresAt!) && !Number.isNaN(expiry.getTime()))) {
     throw new InvalidRequestError(`invalid key request: ${EXPIRES_AT_FORMAT}`);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { lazySchema } from '../options/parse-options.js';
+import { parseRequestBody } from '../options/parse-request-body.js';
 
 /** Default `graceSeconds` of a roll: the old key works one more day. */
 export const DEFAULT_ROLL_GRACE_SECONDS = 86_400;
@@ -34,16 +34,10 @@ const rollOptionsSchema = /* @__PURE__ */ lazySchema(() =>
  */
 export function parseRollGraceSeconds(body: unknown): number {
   if (body === undefined || body === null || body === '') return DEFAULT_ROLL_GRACE_SECONDS;
-  const parsed = z.safeParse(rollOptionsSchema(), body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const message =
-      issue?.code === 'unrecognized_keys'
-        ? 'only "graceSeconds" may be sent'
-        : issue?.path.length === 0
-          ? 'expected {"graceSeconds"?: integer}'
-          : GRACE;
-    throw new InvalidRequestError(`invalid roll request: ${message}`);
-  }
-  return parsed.data.graceSeconds ?? DEFAULT_ROLL_GRACE_SECONDS;
+  const { graceSeconds } = parseRequestBody(rollOptionsSchema(), body, {
+    request: 'invalid roll request',
+    expected: 'expected {"graceSeconds"?: integer}',
+    unknownField: 'only "graceSeconds" may be sent',
+  });
+  return graceSeconds ?? DEFAULT_ROLL_GRACE_SECONDS;
 }

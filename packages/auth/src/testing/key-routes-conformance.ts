@@ -6,6 +6,7 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager, type KeyManager, type KeyManagerOptions } from '../keys/create-key-manager.js';
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
 import { MemoryWebhookStore } from '../webhooks/memory-webhook-store.js';
+import { createWebhookSettings } from '../webhooks/webhook-settings.js';
 import { delegatingKeyStore } from './delegating-key-store.js';
 import type { LeakedKeysServer, LeakedKeysTestApi } from './leaked-keys-conformance.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
@@ -433,7 +434,7 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
 
     describe('/keys/webhook', () => {
       it('sets, shows and removes the endpoint with an ID token: the whsec_ secret shown once, "webhook" never a key id', async () => {
-        const base = await start({ webhooks: { store: new MemoryWebhookStore() } });
+        const base = await start({ webhooks: createWebhookSettings({ store: new MemoryWebhookStore() }) });
         const none = await send('GET', '/keys/webhook', token('acct_hook'), undefined, base);
         assert.equal(none.status, 200, none.body.toString('utf8'));
         assert.deepStrictEqual(json(none), { url: null });
@@ -456,7 +457,7 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
       });
 
       it('answers an API key with the uniform 401 on every method, and a bad url with a JSON 400 that sets nothing', async () => {
-        const base = await start({ webhooks: { store: new MemoryWebhookStore() } });
+        const base = await start({ webhooks: createWebhookSettings({ store: new MemoryWebhookStore() }) });
         const key = await mint('acct_hook', undefined, base);
         for (const method of ['GET', 'PUT', 'DELETE']) {
           const res = await send(method, '/keys/webhook', [...bearer(key.apiKey), ...JSON_TYPE], '{"url":"https://example.com/"}', base);
@@ -479,7 +480,7 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
       });
 
       it('accepts loopback http only with allowLoopbackHttp, and answers 404 JSON without the webhooks option', async () => {
-        const dev = await start({ webhooks: { store: new MemoryWebhookStore(), allowLoopbackHttp: true } });
+        const dev = await start({ webhooks: createWebhookSettings({ store: new MemoryWebhookStore(), allowLoopbackHttp: true }) });
         const put = await send('PUT', '/keys/webhook', [...token('acct_dev'), ...JSON_TYPE], '{"url":"http://127.0.0.1:9/hooks"}', dev);
         assert.equal(put.status, 200, put.body.toString('utf8'));
         const lan = '{"url":"http://192.168.1.10/hooks"}';

@@ -7,11 +7,12 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from '../keys/create-key-manager.js';
 import { MemoryWebhookStore } from './memory-webhook-store.js';
+import { createWebhookSettings } from './webhook-settings.js';
 import type { WebhookStore } from './webhook-store.js';
 
 const owner: Principal = { accountId: 'acct_1', credential: 'id_token', claims: { sub: 'u', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
 const byKey: Principal = { accountId: 'acct_1', credential: 'api_key', keyId: 'a'.repeat(64) };
-const manager = (store: WebhookStore) => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: { store } });
+const manager = (store: WebhookStore) => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: createWebhookSettings({ store }) });
 
 describe('keys.webhook', () => {
   it('is for ID tokens only, and stores nothing for a bad body', async () => {
@@ -36,7 +37,20 @@ describe('keys.webhook', () => {
     await expect(createKeyManager({ keyStore: new MemoryKeyStore() }).webhook.get(owner)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('refuses a webhooks option without a store at construction', () => {
-    expect(() => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: { store: {} as WebhookStore } })).toThrow(TypeError);
+  it('refuses bad options at construction: no store, an unknown option, or a webhooks option createWebhookSettings did not make', () => {
+    expect(() => createWebhookSettings({ store: {} as WebhookStore })).toThrow(
+      'createWebhookSettings: options.store: expected a WebhookStore',
+    );
+    expect(() => createWebhookSettings({ store: new MemoryWebhookStore(), allowLoopback: true } as never)).toThrow(TypeError);
+    const options = { store: new MemoryWebhookStore() };
+    expect(() => createKeyManager({ keyStore: new MemoryKeyStore(), webhooks: options as never })).toThrow(
+      'createKeyManager: options.webhooks: expected createWebhookSettings({ store })',
+    );
+  });
+
+  it('signs with a secret from its own random source', async () => {
+    const settings = createWebhookSettings({ store: new MemoryWebhookStore(), random: (n) => new Uint8Array(n).fill(0xff) });
+    const { secret } = await settings.set(owner, { url: 'https://example.com/hook' });
+    expect(secret).toBe(`whsec_${Buffer.alloc(32, 0xff).toString('base64')}`);
   });
 });

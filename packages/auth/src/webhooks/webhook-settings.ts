@@ -1,15 +1,18 @@
 import type { RandomSource } from '../api-key/generate-api-key.js';
+import * as z from 'zod/mini';
 import type { Principal } from '../authenticator/principal.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
+import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
+import { parseRequestBody } from '../options/parse-request-body.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { parseWebhookUrl } from './webhook-url.js';
-import type { WebhookStore } from './webhook-store.js';
+import { isWebhookStore, type WebhookStore } from './webhook-store.js';
 
-/** The `webhooks` option of `createKeyManager`: where endpoints are kept, and the URL rule. */
+/** Options of {@link createWebhookSettings}: where endpoints are kept, and the URL rule. */
 export interface WebhookOptions {
+  /** Where each account's endpoint and secret are kept, e.g. `PostgresWebhookStore` of `@drops/auth-postgres`. */
   readonly store: WebhookStore;
   /**
    * Accept `http:` URLs of loopback hosts (`localhost`, 127.0.0.0/8, `[::1]`): for development
@@ -17,6 +20,8 @@ export interface WebhookOptions {
    * Default `false`: `https:` only.
    */
   readonly allowLoopbackHttp?: boolean;
+  /** Where a new secret's 32 bytes come from. Default: `crypto.randomBytes`. Inject only in tests. */
+  readonly random?: RandomSource;
 }
 
 /** An account's webhook as `GET /keys/webhook` shows it: `url` is `null` when none is set. */
@@ -30,7 +35,7 @@ export interface WebhookSetJson {
   readonly secret: string;
 }
 
-/** The webhook routes' operations, for one principal's account. */
+/** The webhook routes' operations, for one principal's account: what the `webhooks` option of `createKeyManager` takes. */
 export interface WebhookSettings {
   /** `{ url }` of the account's endpoint, `{ url: null }` when none (ID token only). */
   get(principal: Principal): Promise<WebhookJson>;
@@ -55,25 +60,45 @@ function assertIdToken(principal: Principal): void {
   if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
 }
 
+/** The body of `PUT /keys/webhook`: `{ "url" }` and nothing else; the url itself is {@link parseWebhookUrl}'s check. */
+const webhookBodySchema = /* @__PURE__ */ lazySchema(() => z.strictObject({ url: z.optional(z.unknown()) }));
+
 function urlOfBody(body: unknown): unknown {
-  const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : null;
-  if (keys === null || keys.some((k) => k !== 'url')) throw new InvalidRequestError('invalid webhook: expected {"url": "https://…"}');
-  return (body as { url?: unknown }).url;
+  return parseRequestBody(webhookBodySchema(), body, { request: 'invalid webhook', expected: 'expected {"url": "https://…"}' }).url;
 }
 
 const notConfigured = (): Promise<never> => Promise.reject(new NotFoundError('webhooks are not configured'));
 
-/** Webhook routes that answer 404: no `webhooks` option was given. */
-const NOT_CONFIGURED: WebhookSettings = { get: notConfigured, set: notConfigured, remove: notConfigured };
+/** Webhook routes that answer 404: `createKeyManager` was given no `webhooks` option. @internal */
+export const WEBHOOKS_NOT_CONFIGURED: WebhookSettings = { get: notConfigured, set: notConfigured, remove: notConfigured };
+
+/** `true` for what {@link createWebhookSettings} returns (the `webhooks` option of `createKeyManager`). @internal */
+export function isWebhookSettings(value: unknown): value is WebhookSettings {
+  const settings = value as Partial<WebhookSettings> | null | undefined;
+  return typeof settings?.get === 'function' && typeof settings.set === 'function' && typeof settings.remove === 'function';
+}
+
+const optionsSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    store: z.custom<WebhookStore>(isWebhookStore, { error: 'expected a WebhookStore' }),
+    allowLoopbackHttp: z.optional(z.boolean()),
+    random: z.optional(functionOption<RandomSource>()),
+  }),
+);
 
 /**
- * The operations of `GET|PUT|DELETE /keys/webhook` over a {@link WebhookStore}; without options,
- * every one is a 404 (webhooks not configured). @internal
+ * The operations of `GET|PUT|DELETE /keys/webhook` over a {@link WebhookStore}, for the `webhooks`
+ * option of `createKeyManager` (without it, those routes answer 404). Its own factory, so an app
+ * without webhooks does not bundle the URL rules and secrets. Options are checked here: a bad one
+ * is a `TypeError`. Defaults: `allowLoopbackHttp` `false`, `random` `crypto.randomBytes`.
+ *
+ * @example
+ * ```ts
+ * const keys = createKeyManager({ keyStore, webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }) }) });
+ * ```
  */
-export function createWebhookSettings(options: WebhookOptions | undefined, random?: RandomSource): WebhookSettings {
-  if (options === undefined) return NOT_CONFIGURED;
-  const { store } = options;
-  const allowLoopbackHttp = options.allowLoopbackHttp === true;
+export function createWebhookSettings(options: WebhookOptions): WebhookSettings {
+  const { store, allowLoopbackHttp = false, random } = parseOptions(optionsSchema(), options, 'createWebhookSettings');
   return {
     async get(principal) {
       assertIdToken(principal);

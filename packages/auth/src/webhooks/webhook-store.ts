@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * const keys = createKeyManager({ keyStore, webhooks: { store: new MemoryWebhookStore() } });
+ * const keys = createKeyManager({ keyStore, webhooks: createWebhookSettings({ store: new MemoryWebhookStore() }) });
  * ```
  */
 export interface WebhookStore {
@@ -20,14 +20,8 @@ export interface WebhookStore {
   remove(accountId: string): Promise<boolean>;
 }
 
-/** `true` for `{ store, allowLoopbackHttp? }` with a {@link WebhookStore} (the `webhooks` option). @internal */
-export function isWebhookOptions(value: unknown): value is { store: WebhookStore; allowLoopbackHttp?: boolean } {
-  const o = value as { store?: Partial<WebhookStore>; allowLoopbackHttp?: unknown } | null | undefined;
-  const store = o?.store;
-  return (
-    typeof store?.urlOf === 'function' &&
-    typeof store.set === 'function' &&
-    typeof store.remove === 'function' &&
-    (o?.allowLoopbackHttp === undefined || typeof o.allowLoopbackHttp === 'boolean')
-  );
+/** `true` for a {@link WebhookStore} (the `store` option of `createWebhookSettings`). @internal */
+export function isWebhookStore(value: unknown): value is WebhookStore {
+  const store = value as Partial<WebhookStore> | null | undefined;
+  return typeof store?.urlOf === 'function' && typeof store.set === 'function' && typeof store.remove === 'function';
 }

@@ -10,7 +10,7 @@ import type { Queryable } from '../queryable.js';
  *
  * @example
  * ```ts
- * const keys = createKeyManager({ keyStore, webhooks: { store: new PostgresWebhookStore({ db }) } });
+ * const keys = createKeyManager({ keyStore, webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }) }) });
  * ```
  */
 export class PostgresWebhookStore implements WebhookStore {

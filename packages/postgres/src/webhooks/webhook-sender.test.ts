@@ -1,5 +1,5 @@
 // Issue 26 item 5: key events delivered from the outbox, signed per Standard Webhooks, at least once.
-import { createKeyManager, type KeyManager, type Principal } from '@drops/auth';
+import { createKeyManager, createWebhookSettings, type KeyManager, type Principal } from '@drops/auth';
 import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   keys = createKeyManager({
     keyStore: store,
     mintRateLimit: false,
-    webhooks: { store: new PostgresWebhookStore({ db }), allowLoopbackHttp: true },
+    webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }), allowLoopbackHttp: true }),
   });
 });
 
