@@ -1,6 +1,6 @@
 // The expiry notices table holds one row per key and lead time while the key can still expire:
 // the sweep that writes the notices forgets those of keys expired or revoked, a batch at a time.
-import { createKeyManager, type KeyManager, type Principal } from '@drops/auth';
+import { createKeyManager, createWebhookSettings, type KeyManager, type Principal } from '@drops/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from '../from-pg-pool.js';
 import { EXPIRY_NOTICES_TABLE, KEYS_TABLE, migrateKeyStore } from '../key-store-migrations.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   keys = createKeyManager({
     keyStore: store,
     mintRateLimit: false,
-    webhooks: { store: new PostgresWebhookStore({ db }), allowLoopbackHttp: true },
+    webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }), allowLoopbackHttp: true }),
   });
   await keys.webhook.set(owner, { url: 'http://127.0.0.1:9/hooks' });
 });
