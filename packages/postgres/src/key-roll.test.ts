@@ -2,35 +2,15 @@
 // key in memory (under its lease) learns the shortened expiry before roll resolves (migration 9
 // announces it like a revocation), and drops every key of a revokeAll before it resolves.
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from './from-pg-pool.js';
-import { migrateKeyStore } from './key-store-migrations.js';
-import { PostgresKeyStore } from './postgres-key-store.js';
-import type { Queryable } from './queryable.js';
+import { describe, expect, it } from 'vitest';
 import { cachedOn } from './test-support/cached-on.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { twoCachingStores } from './test-support/two-caching-stores.js';
 
-let database: FreshDatabase;
-let admin: Queryable;
-let a: PostgresKeyStore;
-let b: PostgresKeyStore;
-
-beforeAll(async () => {
-  database = await freshDatabase('roll');
-  admin = fromPgPool(database.pool());
-  await migrateKeyStore(admin);
-  a = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-  b = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-});
-
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
-  await admin?.close();
-  await database?.drop();
-});
+const stores = twoCachingStores('roll');
 
 describe('roll and revokeAll across caching instances', () => {
   it('B, holding the old key in memory, answers its new expiry from the moment roll resolves on A', async () => {
+    const { a, b } = stores;
     const old = sampleKeyRecord({ accountId: 'acct_roll_cached' });
     await a.create(old);
     expect(await cachedOn(b, old.id)).toEqual({ id: old.id, accountId: 'acct_roll_cached', expiresAt: null });
@@ -46,6 +26,7 @@ describe('roll and revokeAll across caching instances', () => {
   });
 
   it('B, holding every key in memory, refuses them all from the moment revokeAll resolves on A', async () => {
+    const { a, b } = stores;
     const keys = [0, 1, 2].map(() => sampleKeyRecord({ accountId: 'acct_revoke_all_cached' }));
     for (const k of keys) await a.create(k);
     for (const k of keys) await cachedOn(b, k.id);

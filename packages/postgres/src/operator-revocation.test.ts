@@ -2,35 +2,19 @@
 // the revocation is in the key's event log too, with source 'operator', and the function an
 // operator already called keeps its signature and identity (so grants on it still hold).
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
 import { KEY_EVENTS_TABLE, KEY_STORE_NAMESPACE, keyStoreMigrations, migrateKeyStore } from './key-store-migrations.js';
 import { migrate } from './migrate.js';
-import { PostgresKeyStore } from './postgres-key-store.js';
-import type { Queryable } from './queryable.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { freshDatabase } from './test-support/fresh-database.js';
+import { twoCachingStores } from './test-support/two-caching-stores.js';
 
-let database: FreshDatabase;
-let db: Queryable;
-let store: PostgresKeyStore;
-let peer: PostgresKeyStore;
-
-beforeAll(async () => {
-  database = await freshDatabase('operator');
-  db = fromPgPool(database.pool());
-  await migrateKeyStore(db);
-  store = new PostgresKeyStore({ db });
-  peer = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-});
-
-afterAll(async () => {
-  await Promise.all([store?.close(), peer?.close()]);
-  await database?.drop();
-});
+/** A, the instance that mints; B, a peer that caches; `sql`, the operator's connection. */
+const stores = twoCachingStores('operator');
 
 async function waitUntilNoInstanceAccepts(revision: string): Promise<void> {
   for (;;) {
-    const { rows } = await db.query<{ pending: number }>('select drops_auth_revocation_pending($1) as pending', [revision]);
+    const { rows } = await stores.sql.query<{ pending: number }>('select drops_auth_revocation_pending($1) as pending', [revision]);
     if (rows[0]?.pending === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -38,6 +22,7 @@ async function waitUntilNoInstanceAccepts(revision: string): Promise<void> {
 
 describe('revoking in SQL (an operator)', () => {
   it('records the revocation as an operator event, and every instance refuses the key once nothing is pending', async () => {
+    const { a: store, b: peer, sql: db } = stores;
     const key = sampleKeyRecord({ accountId: 'acct_operator' });
     await store.create(key);
     expect(await peer.findActive(key.id)).not.toBeNull(); // cached by the peer
@@ -67,6 +52,7 @@ describe('revoking in SQL (an operator)', () => {
   });
 
   it('takes an account and a time as before, and attributes the revocation through the long form', async () => {
+    const { a: store, sql: db } = stores;
     const a = sampleKeyRecord({ accountId: 'acct_operator_b' });
     const b = sampleKeyRecord({ accountId: 'acct_operator_b' });
     await store.create(a);
@@ -99,6 +85,7 @@ describe('revoking in SQL (an operator)', () => {
   });
 
   it('writes nothing for an unknown id, and refuses an unknown source', async () => {
+    const { a: store, sql: db } = stores;
     const unknown = sampleKeyRecord().id;
     expect((await db.query('select * from drops_auth_revoke_key($1)', [unknown])).rows).toEqual([]);
     const key = sampleKeyRecord({ accountId: 'acct_operator_c' });

@@ -3,38 +3,18 @@
 // it as for drops_auth_revoke_key. Before migration 5, only the function announced: an instance
 // went on accepting a key revoked by a plain UPDATE for as long as it kept it in memory.
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from './from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore, REVISION_TABLE } from './key-store-migrations.js';
-import { PostgresKeyStore } from './postgres-key-store.js';
-import type { Queryable } from './queryable.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS_TABLE, REVISION_TABLE } from './key-store-migrations.js';
 import { cachedOn } from './test-support/cached-on.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { twoCachingStores } from './test-support/two-caching-stores.js';
 
-let database: FreshDatabase;
-/** The operator's connection: plain SQL, no store. */
-let operator: Queryable;
-let a: PostgresKeyStore;
-let b: PostgresKeyStore;
-
-beforeAll(async () => {
-  database = await freshDatabase('plain_sql_revocation');
-  operator = fromPgPool(database.pool());
-  await migrateKeyStore(operator);
-  a = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-  b = new PostgresKeyStore({ db: fromPgPool(database.pool()), closeDatabase: true });
-});
-
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
-  await operator?.close();
-  await database?.drop();
-});
+/** Two caching instances, A and B, and the operator's connection (`sql`): plain SQL, no store. */
+const stores = twoCachingStores('plain_sql_revocation');
 
 /** What an operator waits for after a plain-SQL change: no caching instance left behind the current revision. */
 async function untilNoInstanceIsBehind(): Promise<void> {
   for (;;) {
-    const { rows } = await operator.query<{ pending: number }>(
+    const { rows } = await stores.sql.query<{ pending: number }>(
       `select drops_auth_revocation_pending(r.revision) as pending from ${REVISION_TABLE} r`,
     );
     if (rows[0]?.pending === 0) return;
@@ -47,9 +27,9 @@ async function cachedKeys(accountId: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const key = sampleKeyRecord({ accountId });
-    await a.create(key);
-    expect(await cachedOn(a, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
-    expect(await cachedOn(b, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
+    await stores.a.create(key);
+    expect(await cachedOn(stores.a, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
+    expect(await cachedOn(stores.b, key.id)).toEqual({ id: key.id, accountId, expiresAt: null });
     ids.push(key.id);
   }
   return ids;
@@ -58,48 +38,48 @@ async function cachedKeys(accountId: string, count: number): Promise<string[]> {
 async function refusedEverywhere(ids: readonly string[]): Promise<void> {
   await untilNoInstanceIsBehind();
   for (const id of ids) {
-    expect(await a.findActive(id)).toBeNull();
-    expect(await b.findActive(id)).toBeNull();
+    expect(await stores.a.findActive(id)).toBeNull();
+    expect(await stores.b.findActive(id)).toBeNull();
   }
 }
 
 describe('a revocation in plain SQL reaches every caching instance', () => {
   it('UPDATE of revoked_at for one key', async () => {
     const [id, kept] = await cachedKeys('acct_plain_one', 2);
-    await operator.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [id]);
+    await stores.sql.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [id]);
     await refusedEverywhere([id!]);
-    expect(a.findActive(kept!)).toEqual({ id: kept, accountId: 'acct_plain_one', expiresAt: null }); // the other key is still answered from memory
+    expect(stores.a.findActive(kept!)).toEqual({ id: kept, accountId: 'acct_plain_one', expiresAt: null }); // the other key is still answered from memory
   });
 
   it('UPDATE of revoked_at for every key of an account', async () => {
     const ids = await cachedKeys('acct_plain_all', 3);
-    await operator.query(`update ${KEYS_TABLE} set revoked_at = now() where account_id = $1 and revoked_at is null`, ['acct_plain_all']);
+    await stores.sql.query(`update ${KEYS_TABLE} set revoked_at = now() where account_id = $1 and revoked_at is null`, ['acct_plain_all']);
     await refusedEverywhere(ids);
   });
 
   it('DELETE of the row', async () => {
     const [id] = await cachedKeys('acct_plain_delete', 1);
-    await operator.query(`delete from ${KEYS_TABLE} where id = $1`, [id]);
+    await stores.sql.query(`delete from ${KEYS_TABLE} where id = $1`, [id]);
     await refusedEverywhere([id!]);
   });
 
   it('UPDATE that moves an active key to another account', async () => {
     const [id] = await cachedKeys('acct_plain_moved', 1);
-    await operator.query(`update ${KEYS_TABLE} set account_id = 'acct_plain_elsewhere' where id = $1`, [id]);
+    await stores.sql.query(`update ${KEYS_TABLE} set account_id = 'acct_plain_elsewhere' where id = $1`, [id]);
     await untilNoInstanceIsBehind();
-    expect(await a.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
-    expect(await b.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
+    expect(await stores.a.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
+    expect(await stores.b.findActive(id!)).toEqual({ id, accountId: 'acct_plain_elsewhere', expiresAt: null });
   });
 
   it('and the revocation function still returns the revision it took, once per key', async () => {
     const [id] = await cachedKeys('acct_plain_function', 1);
-    const before = (await operator.query<{ revision: string }>(`select revision from ${REVISION_TABLE}`)).rows[0]!.revision;
-    const { rows } = await operator.query<{ revoked: boolean; revision: string }>(
+    const before = (await stores.sql.query<{ revision: string }>(`select revision from ${REVISION_TABLE}`)).rows[0]!.revision;
+    const { rows } = await stores.sql.query<{ revoked: boolean; revision: string }>(
       'select revoked, revision from drops_auth_revoke_key($1)',
       [id],
     );
     expect(rows).toEqual([{ revoked: true, revision: String(Number(before) + 1) }]);
-    expect((await operator.query(`select revoked_revision from ${KEYS_TABLE} where id = $1`, [id])).rows).toEqual([
+    expect((await stores.sql.query(`select revoked_revision from ${KEYS_TABLE} where id = $1`, [id])).rows).toEqual([
       { revoked_revision: rows[0]!.revision },
     ]);
     await refusedEverywhere([id!]);
@@ -108,7 +88,7 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
   // Last: it empties the table.
   it('TRUNCATE of the table', async () => {
     const ids = await cachedKeys('acct_plain_truncate', 2);
-    await operator.query(`truncate ${KEYS_TABLE}`);
+    await stores.sql.query(`truncate ${KEYS_TABLE}`);
     await refusedEverywhere(ids);
   });
 });

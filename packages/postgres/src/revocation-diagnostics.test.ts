@@ -1,50 +1,29 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createKeyManager, DIAGNOSTICS_CHANNELS, type KeyManager, type Principal, type RevocationMessage } from '@drops/auth';
-import { startTcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from './from-pg-pool.js';
-import { migrateKeyStore } from './key-store-migrations.js';
-import { openPostgres } from './open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
 import { cachedOn } from './test-support/cached-on.js';
-import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { storesPerTest, type TestStoreOptions } from './test-support/stores-per-test.js';
 import type { RevocationWait } from './lease/wait-for-acknowledgements.js';
 
 // drops-auth:revocation on a real PostgreSQL: the key manager over one store instance, a second
 // instance holding the keys under a lease, and the acknowledgements the revoke waited for.
-let database: FreshDatabase;
-const cleanups: (() => Promise<void>)[] = [];
+const stores = storesPerTest('revocation_diag', { connectionTimeoutMs: 500, queryTimeoutMs: 500 });
+const { store } = stores;
 const messages: RevocationMessage[] = [];
 const listener = (message: unknown): void => void messages.push(message as RevocationMessage);
 
-beforeAll(async () => {
-  database = await freshDatabase('revocation_diag');
-  await migrateKeyStore(fromPgPool(database.pool()));
-  subscribe(DIAGNOSTICS_CHANNELS.revocation, listener);
-});
+beforeAll(() => subscribe(DIAGNOSTICS_CHANNELS.revocation, listener));
 
-afterEach(async () => {
+afterEach(() => {
   messages.length = 0;
-  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
 });
 
-afterAll(async () => {
-  unsubscribe(DIAGNOSTICS_CHANNELS.revocation, listener);
-  await database?.drop();
-});
-
-async function store(options: Partial<PostgresKeyStoreOptions> & { url?: string } = {}): Promise<PostgresKeyStore> {
-  const { url, ...rest } = options;
-  const db = await openPostgres({ connectionString: url ?? database.url, connectionTimeoutMs: 500 });
-  const s = new PostgresKeyStore({ db, closeDatabase: true, queryTimeoutMs: 500, ...rest });
-  cleanups.push(() => s.close());
-  return s;
-}
+afterAll(() => unsubscribe(DIAGNOSTICS_CHANNELS.revocation, listener));
 
 const alice: Principal = { accountId: 'acct_alice', credential: 'id_token', claims: { sub: 'alice', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
 
 /** A key manager on a store that records its waits, a second instance, and keys both hold under a lease. */
-async function twoInstances(count: number, peerOptions: Partial<PostgresKeyStoreOptions> & { url?: string } = {}) {
+async function twoInstances(count: number, peerOptions: TestStoreOptions = {}) {
   const waits: RevocationWait[] = [];
   const leaseMs = peerOptions.leaseMs;
   const revoker = await store({ onRevocationWait: (w) => waits.push(w), ...(leaseMs === undefined ? {} : { leaseMs }) });
@@ -88,11 +67,8 @@ describe('drops-auth:revocation on PostgreSQL with a lease-coherent cache', () =
   });
 
   it('secret scanning against a partitioned peer: the message counts the lease that expired instead', async () => {
-    const url = new URL(database.url);
-    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    cleanups.push(() => proxy.close());
-    url.port = String(proxy.port);
-    const { keys, minted, waits } = await twoInstances(1, { url: url.toString(), leaseMs: 1_500 });
+    const { proxy, url } = await stores.proxied();
+    const { keys, minted, waits } = await twoInstances(1, { url, leaseMs: 1_500 });
     const [key] = minted as [(typeof minted)[number]];
     proxy.stall();
     try {

@@ -2,7 +2,7 @@ import { ApiError, type Api, type KeyInfo, type MintedKey } from './api.js';
 import { type Announcer, byId, focus, h } from './dom.js';
 import { durationOf, EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryText, timeOf } from './format.js';
 import { reportError } from './report-error.js';
-import { askInDialog } from './modal-dialog.js';
+import { ConfirmDialog } from './modal-dialog.js';
 import { plural } from './plural.js';
 
 const labelOf = (key: { name: string | null; prefix: string }): string =>
@@ -45,14 +45,41 @@ export class KeysView {
   readonly #empty = byId('keys-empty', HTMLParagraphElement);
   readonly #table = byId('keys-table', HTMLTableElement);
   readonly #body = byId('keys-body', HTMLTableSectionElement);
-  readonly #dialog = byId('revoke-dialog', HTMLDialogElement);
-  readonly #dialogName = byId('revoke-name', HTMLSpanElement);
-  readonly #rollDialog = byId('roll-dialog', HTMLDialogElement);
-  readonly #rollName = byId('roll-name', HTMLSpanElement);
-  readonly #rollGrace = byId('roll-grace', HTMLSelectElement);
+  readonly #revokeDialog = new ConfirmDialog({
+    id: 'revoke',
+    question: 'Revoke key',
+    description: 'Revocation is immediate: every pipeline using this key gets 401 from its next request. It cannot be undone.',
+    confirm: 'Revoke key',
+    danger: true,
+  });
+  readonly #rollGrace = h(
+    'select',
+    { id: 'roll-grace', name: 'grace' },
+    h('option', { value: '0' }, 'No overlap: it stops now'),
+    h('option', { value: '3600' }, '1 hour'),
+    h('option', { value: '86400', selected: '' }, '1 day'),
+    h('option', { value: '604800' }, '7 days'),
+  );
+  readonly #rollDialog = new ConfirmDialog({
+    id: 'roll',
+    question: 'Roll key',
+    description:
+      'A new key with the same name replaces it, shown once. The old key keeps working for the overlap you choose, ' +
+      'so your pipelines can switch to the new one; then it expires. A key is rolled only once.',
+    fields: [h('label', { for: 'roll-grace' }, 'The old key keeps working for'), this.#rollGrace],
+    confirm: 'Roll key',
+    danger: false,
+  });
   readonly #revokeAll = byId('revoke-all', HTMLButtonElement);
-  readonly #revokeAllDialog = byId('revoke-all-dialog', HTMLDialogElement);
-  readonly #revokeAllCount = byId('revoke-all-count', HTMLSpanElement);
+  readonly #revokeAllDialog = new ConfirmDialog({
+    id: 'revoke-all',
+    question: 'Revoke all',
+    description:
+      'Every key of this account is revoked at once: every pipeline using any of them gets 401 from its next request. ' +
+      'It cannot be undone.',
+    confirm: 'Revoke all keys',
+    danger: true,
+  });
   #shownCount = 0;
   #api: Api | null = null;
   #secretKeyId: string | null = null;
@@ -96,7 +123,7 @@ export class KeysView {
     this.#table.hidden = true;
     this.#empty.hidden = true;
     this.#revokeAll.hidden = true;
-    for (const dialog of [this.#dialog, this.#rollDialog, this.#revokeAllDialog]) if (dialog.open) dialog.close();
+    for (const dialog of [this.#revokeDialog, this.#rollDialog, this.#revokeAllDialog]) dialog.close();
   }
 
   async refresh(announce = false): Promise<void> {
@@ -216,8 +243,7 @@ export class KeysView {
   async #revoke(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
     const api = this.#api;
     if (api === null) return;
-    this.#dialogName.textContent = labelOf(key);
-    if ((await askInDialog(this.#dialog)) !== 'revoke') {
+    if (!(await this.#revokeDialog.ask(labelOf(key)))) {
       focus(button);
       return;
     }
@@ -244,9 +270,8 @@ export class KeysView {
   async #roll(key: KeyInfo, button: HTMLButtonElement): Promise<void> {
     const api = this.#api;
     if (api === null) return;
-    this.#rollName.textContent = labelOf(key);
     this.#rollGrace.value = '86400';
-    if ((await askInDialog(this.#rollDialog)) !== 'roll') {
+    if (!(await this.#rollDialog.ask(labelOf(key)))) {
       focus(button);
       return;
     }
@@ -267,8 +292,7 @@ export class KeysView {
   async #revokeAllKeys(): Promise<void> {
     const api = this.#api;
     if (api === null) return;
-    this.#revokeAllCount.textContent = plural(this.#shownCount, 'key');
-    if ((await askInDialog(this.#revokeAllDialog)) !== 'revoke-all') {
+    if (!(await this.#revokeAllDialog.ask(plural(this.#shownCount, 'key')))) {
       focus(this.#revokeAll);
       return;
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEvent, KeyEventContext, KeyEventPage } from '../key-store/key-event.js';
 import type { KeyStore } from '../key-store/key-store.js';
-import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from './key-store-conformance.js';
+import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A fresh account id, so a test sees only its own events whatever the store kept before. */
@@ -39,13 +39,7 @@ function summary(e: KeyEvent): Record<string, unknown> {
  * The key event log and revocation by value: registered inside `describeKeyStoreConformance`.
  * @internal
  */
-export function describeKeyEventConformance(
-  test: ConformanceTestApi,
-  harness: () => KeyStoreHarness,
-  capabilities: KeyStoreCapabilities,
-): void {
-  const { describe, it } = test;
-
+export function describeKeyEventConformance({ describe, it, harness, itShared, itPersistent }: KeyStoreSuite): void {
   describe('key events', () => {
     it('writes a minted event with the context given, from create and createWithinLimit', async () => {
       const h = harness();
@@ -250,20 +244,16 @@ export function describeKeyEventConformance(
       }
     });
 
-    if (capabilities.persistent === true) {
-      it('keeps events across a reopen', async () => {
-        const h = harness();
-        if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
-        const key = sampleKeyRecord({ accountId: freshAccount('persist') });
-        await h.store.create(key);
-        await h.store.revoke(key.accountId, key.id, { at: new Date() });
-        const reopened = await h.reopen();
-        assert.deepStrictEqual(
-          (await allEvents(reopened, key.accountId)).map((e) => e.type),
-          ['revoked', 'minted'],
-        );
-      });
-    }
+    itPersistent('keeps events across a reopen', async (h) => {
+      const key = sampleKeyRecord({ accountId: freshAccount('persist') });
+      await h.store.create(key);
+      await h.store.revoke(key.accountId, key.id, { at: new Date() });
+      const reopened = await h.reopen();
+      assert.deepStrictEqual(
+        (await allEvents(reopened, key.accountId)).map((e) => e.type),
+        ['revoked', 'minted'],
+      );
+    });
   });
 
   describe('revokeMany', () => {
@@ -343,18 +333,14 @@ export function describeKeyEventConformance(
       assert.equal((await allEvents(h.store, accountId)).filter((e) => e.type === 'revoked').length, ids.length);
     });
 
-    if (capabilities.shared === true) {
-      it('is seen through a peer at once', async () => {
-        const h = harness();
-        const peer = h.peer;
-        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-        const key = sampleKeyRecord({ accountId: freshAccount('many_peer') });
-        await h.store.create(key);
-        assert.notEqual(await h.store.findActive(key.id), null);
-        assert.notEqual(await peer.findActive(key.id), null);
-        assert.deepStrictEqual(await peer.revokeMany([key.id], { at: new Date(), event: SCANNING }), [{ id: key.id, status: 'revoked' }]);
-        assert.equal(await h.store.findActive(key.id), null);
-      });
-    }
+    itShared('is seen through a peer at once', async (h) => {
+      const { peer } = h;
+      const key = sampleKeyRecord({ accountId: freshAccount('many_peer') });
+      await h.store.create(key);
+      assert.notEqual(await h.store.findActive(key.id), null);
+      assert.notEqual(await peer.findActive(key.id), null);
+      assert.deepStrictEqual(await peer.revokeMany([key.id], { at: new Date(), event: SCANNING }), [{ id: key.id, status: 'revoked' }]);
+      assert.equal(await h.store.findActive(key.id), null);
+    });
   });
 }

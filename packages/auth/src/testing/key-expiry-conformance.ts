@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { KeyEvent } from '../key-store/key-event.js';
 import type { KeyStore } from '../key-store/key-store.js';
-import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from './key-store-conformance.js';
+import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** The key's `'expired'` events, after up to `rounds` pauses for a write in the background to land (a bounded count of checks). */
@@ -29,12 +29,7 @@ async function expiredEvents(
  * `now()` is a time near the process's.
  * @internal
  */
-export function describeKeyExpiryConformance(
-  test: ConformanceTestApi,
-  harness: () => KeyStoreHarness,
-  capabilities: KeyStoreCapabilities,
-): void {
-  const { describe, it } = test;
+export function describeKeyExpiryConformance({ describe, it, harness, capabilities }: KeyStoreSuite): void {
   describe('key expiry', () => {
     it('keeps expiresAt: findActive and listByAccount hand it back, null for a key that never expires', async () => {
       const { store } = harness();

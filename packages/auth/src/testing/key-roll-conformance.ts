@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEventContext } from '../key-store/key-event.js';
 import type { KeyStore, NewKeyRecord, RollKeyOptions } from '../key-store/key-store.js';
-import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from './key-store-conformance.js';
+import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 const EVENT: KeyEventContext = { source: 'api', actor: 'user_roll', ip: '203.0.113.9', userAgent: 'roll-test', url: null };
@@ -21,12 +21,7 @@ function rollOf(store: KeyStore, old: NewKeyRecord, graceMs = HOUR, maxActive = 
  * a peer (shared stores) sees both at once.
  * @internal
  */
-export function describeKeyRollConformance(
-  test: ConformanceTestApi,
-  harness: () => KeyStoreHarness,
-  capabilities: KeyStoreCapabilities,
-): void {
-  const { describe, it } = test;
+export function describeKeyRollConformance({ describe, it, harness, itShared }: KeyStoreSuite): void {
   describe('roll', () => {
     it('mints the new key and moves the old key’s expiry to the end of the grace, with linked events', async () => {
       const { store } = harness();
@@ -112,19 +107,15 @@ export function describeKeyRollConformance(
       assert.equal((await store.listByAccount('acct_roll_race')).length, 2);
     });
 
-    if (capabilities.shared === true) {
-      it('a peer accepts the new key and knows the old key’s new expiry once roll resolves', async () => {
-        const { store, peer } = harness();
-        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-        const old = sampleKeyRecord({ accountId: 'acct_roll_peer' });
-        await store.create(old);
-        assert.deepStrictEqual(await peer.findActive(old.id), { id: old.id, accountId: 'acct_roll_peer', expiresAt: null });
-        const options = rollOf(store, old);
-        assert.equal((await store.roll(options)).status, 'rolled');
-        assert.deepStrictEqual(await peer.findActive(old.id), { id: old.id, accountId: 'acct_roll_peer', expiresAt: options.graceEndsAt });
-        assert.deepStrictEqual(await peer.findActive(options.key.id), { id: options.key.id, accountId: 'acct_roll_peer', expiresAt: null });
-      });
-    }
+    itShared('a peer accepts the new key and knows the old key’s new expiry once roll resolves', async ({ store, peer }) => {
+      const old = sampleKeyRecord({ accountId: 'acct_roll_peer' });
+      await store.create(old);
+      assert.deepStrictEqual(await peer.findActive(old.id), { id: old.id, accountId: 'acct_roll_peer', expiresAt: null });
+      const options = rollOf(store, old);
+      assert.equal((await store.roll(options)).status, 'rolled');
+      assert.deepStrictEqual(await peer.findActive(old.id), { id: old.id, accountId: 'acct_roll_peer', expiresAt: options.graceEndsAt });
+      assert.deepStrictEqual(await peer.findActive(options.key.id), { id: options.key.id, accountId: 'acct_roll_peer', expiresAt: null });
+    });
   });
 
   describe('revokeAll', () => {
@@ -147,16 +138,12 @@ export function describeKeyRollConformance(
       assert.equal(await store.revokeAll('acct_revoke_all_nobody', { at: new Date() }), 0);
     });
 
-    if (capabilities.shared === true) {
-      it('a peer refuses every revoked key once revokeAll resolves', async () => {
-        const { store, peer } = harness();
-        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-        const keys = [0, 1, 2].map(() => sampleKeyRecord({ accountId: 'acct_revoke_all_peer' }));
-        for (const k of keys) await store.create(k);
-        for (const k of keys) assert.notEqual(await peer.findActive(k.id), null);
-        assert.equal(await store.revokeAll('acct_revoke_all_peer', { at: new Date() }), 3);
-        for (const k of keys) assert.equal(await peer.findActive(k.id), null);
-      });
-    }
+    itShared('a peer refuses every revoked key once revokeAll resolves', async ({ store, peer }) => {
+      const keys = [0, 1, 2].map(() => sampleKeyRecord({ accountId: 'acct_revoke_all_peer' }));
+      for (const k of keys) await store.create(k);
+      for (const k of keys) assert.notEqual(await peer.findActive(k.id), null);
+      assert.equal(await store.revokeAll('acct_revoke_all_peer', { at: new Date() }), 3);
+      for (const k of keys) assert.equal(await peer.findActive(k.id), null);
+    });
   });
 }

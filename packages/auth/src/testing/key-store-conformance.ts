@@ -5,6 +5,7 @@ import { describeKeyEventConformance } from './key-event-conformance.js';
 import { describePendingRevocationConformance } from './pending-revocation-conformance.js';
 import { describeKeyExpiryConformance } from './key-expiry-conformance.js';
 import { describeKeyRollConformance } from './key-roll-conformance.js';
+import { keyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 /** A hook or test body: may return a promise. */
@@ -77,6 +78,8 @@ export function describeKeyStoreConformance(
   const { describe, it, beforeEach, afterEach } = test;
   describe(`KeyStore conformance: ${name}`, () => {
     let h: KeyStoreHarness;
+    const suite = keyStoreSuite(test, () => h, capabilities);
+    const { itShared, itPersistent } = suite;
     beforeEach(async () => {
       h = await makeHarness();
     });
@@ -246,16 +249,12 @@ export function describeKeyStoreConformance(
         assert.equal((await h.store.listByAccount('acct_race')).length, 5);
       });
 
-      if (capabilities.shared === true) {
-        it('never lets concurrent creates through two stores pass the limit', async () => {
-          const peer = h.peer;
-          if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-          const racers = Array.from({ length: 16 }, () => sampleKeyRecord({ accountId: 'acct_race_shared' }));
-          const results = await Promise.all(racers.map((k, i) => (i % 2 === 0 ? h.store : peer).createWithinLimit(k, 3)));
-          assert.equal(results.filter(Boolean).length, 3);
-          assert.equal((await h.store.listByAccount('acct_race_shared')).length, 3);
-        });
-      }
+      itShared('never lets concurrent creates through two stores pass the limit', async ({ store, peer }) => {
+        const racers = Array.from({ length: 16 }, () => sampleKeyRecord({ accountId: 'acct_race_shared' }));
+        const results = await Promise.all(racers.map((k, i) => (i % 2 === 0 ? store : peer).createWithinLimit(k, 3)));
+        assert.equal(results.filter(Boolean).length, 3);
+        assert.equal((await store.listByAccount('acct_race_shared')).length, 3);
+      });
     });
 
     it('records last use, forward only', async () => {
@@ -276,36 +275,29 @@ export function describeKeyStoreConformance(
       await h.flushUses?.();
     });
 
-    if (capabilities.shared === true) {
-      it('sees a revoke made through a peer at once', async () => {
-        const peer = h.peer;
-        if (!peer) throw new Error('a store declared shared must provide a peer in its harness');
-        const key = sampleKeyRecord();
-        await h.store.create(key);
-        assert.notEqual(await peer.findActive(key.id), null);
-        assert.notEqual(await h.store.findActive(key.id), null);
-        assert.equal(await peer.revoke(key.accountId, key.id, { at: new Date() }), true);
-        assert.equal(await h.store.findActive(key.id), null);
-      });
-    }
+    itShared('sees a revoke made through a peer at once', async ({ store, peer }) => {
+      const key = sampleKeyRecord();
+      await store.create(key);
+      assert.notEqual(await peer.findActive(key.id), null);
+      assert.notEqual(await store.findActive(key.id), null);
+      assert.equal(await peer.revoke(key.accountId, key.id, { at: new Date() }), true);
+      assert.equal(await store.findActive(key.id), null);
+    });
 
-    describeKeyEventConformance(test, () => h, capabilities);
-    describePendingRevocationConformance(test, () => h, capabilities);
-    describeKeyExpiryConformance(test, () => h, capabilities);
-    describeKeyRollConformance(test, () => h, capabilities);
+    describeKeyEventConformance(suite);
+    describePendingRevocationConformance(suite);
+    describeKeyExpiryConformance(suite);
+    describeKeyRollConformance(suite);
 
-    if (capabilities.persistent === true) {
-      it('keeps keys and revocations across a reopen', async () => {
-        if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
-        const kept = sampleKeyRecord();
-        const revoked = sampleKeyRecord();
-        await h.store.create(kept);
-        await h.store.create(revoked);
-        await h.store.revoke(revoked.accountId, revoked.id, { at: new Date() });
-        const reopened = await h.reopen();
-        assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId, expiresAt: null });
-        assert.equal(await reopened.findActive(revoked.id), null);
-      });
-    }
+    itPersistent('keeps keys and revocations across a reopen', async ({ store, reopen }) => {
+      const kept = sampleKeyRecord();
+      const revoked = sampleKeyRecord();
+      await store.create(kept);
+      await store.create(revoked);
+      await store.revoke(revoked.accountId, revoked.id, { at: new Date() });
+      const reopened = await reopen();
+      assert.deepStrictEqual(await reopened.findActive(kept.id), { id: kept.id, accountId: kept.accountId, expiresAt: null });
+      assert.equal(await reopened.findActive(revoked.id), null);
+    });
   });
 }

@@ -3,7 +3,7 @@ import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEventContext } from '../key-store/key-event.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import type { PendingRevocationRequest } from '../key-store/pending-revocation-request.js';
-import type { ConformanceTestApi, KeyStoreCapabilities, KeyStoreHarness } from './key-store-conformance.js';
+import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 const BY_VALUE: KeyEventContext = {
@@ -26,12 +26,7 @@ async function pendingWith(store: KeyStore, keyIds: readonly string[]): Promise<
  * crash between `POST /credentials/revoke`'s answer and the revocation loses nothing.
  * @internal
  */
-export function describePendingRevocationConformance(
-  test: ConformanceTestApi,
-  harness: () => KeyStoreHarness,
-  capabilities: KeyStoreCapabilities,
-): void {
-  const { describe, it } = test;
+export function describePendingRevocationConformance({ describe, it, harness, itPersistent }: KeyStoreSuite): void {
   describe('pending revocations by value', () => {
     it('records a request as given, lists requests oldest first, and forgets one once completed', async () => {
       const store = harness().store;
@@ -74,10 +69,9 @@ export function describePendingRevocationConformance(
       for (const request of await pendingWith(store, [key.id])) await store.completeRevocationRequest({ id: request.id });
     });
 
-    if (capabilities.persistent === true) {
-      it('keeps a pending request across a reopen (a crash before it was carried out): carried out then, the key ends revoked', async () => {
-        const h = harness();
-        if (!h.reopen) throw new Error('a store declared persistent must provide reopen in its harness');
+    itPersistent(
+      'keeps a pending request across a reopen (a crash before it was carried out): carried out then, the key ends revoked',
+      async (h) => {
         const key = sampleKeyRecord();
         await h.store.create(key);
         await h.store.recordRevocationRequest({ keyIds: [key.id], at: new Date(), event: BY_VALUE });
@@ -91,7 +85,7 @@ export function describePendingRevocationConformance(
         await reopened.completeRevocationRequest({ id: pending.id });
         assert.equal(await reopened.findActive(key.id), null);
         assert.deepStrictEqual(await pendingWith(reopened, [key.id]), []);
-      });
-    }
+      },
+    );
   });
 }

@@ -1,54 +1,21 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fromPgPool } from '../from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore } from '../key-store-migrations.js';
+import { sampleKeyRecord } from '@drops/auth/testing';
+import { describe, expect, it } from 'vitest';
+import { KEYS_TABLE } from '../key-store-migrations.js';
 import { openPostgres } from '../open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
-import type { Queryable } from '../queryable.js';
+import type { PostgresKeyStore } from '../postgres-key-store.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
 import { KeyMembership, prefixOf } from './key-membership.js';
 import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
-import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+import { storesPerTest } from '../test-support/stores-per-test.js';
 import type { RevocationWait } from './wait-for-acknowledgements.js';
 
 // docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it
 // through a proxy the test cuts or black-holes.
-let database: FreshDatabase;
-let direct: Queryable;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  database = await freshDatabase('lease');
-  direct = fromPgPool(database.pool());
-  await migrateKeyStore(direct);
-});
-
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
-});
-
-afterAll(async () => {
-  await database?.drop();
-});
-
-async function proxied(): Promise<{ proxy: TcpProxy; url: string }> {
-  const url = new URL(database.url);
-  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-  cleanups.push(() => proxy.close());
-  url.port = String(proxy.port);
-  return { proxy, url: url.toString() };
-}
-
-async function store(options: Partial<PostgresKeyStoreOptions> & { url?: string } = {}): Promise<PostgresKeyStore> {
-  const { url, ...rest } = options;
-  const db = options.db ?? (await openPostgres({ connectionString: url ?? database.url, connectionTimeoutMs: 500 }));
-  const s = new PostgresKeyStore({ db, closeDatabase: options.db === undefined, queryTimeoutMs: 500, ...rest });
-  cleanups.push(() => s.close());
-  return s;
-}
+const stores = storesPerTest('lease', { connectionTimeoutMs: 500, queryTimeoutMs: 500 });
+const { store, proxied } = stores;
 
 type Outcome = 'accepted' | 'refused' | 'unavailable';
 async function outcome(s: PostgresKeyStore, id: string): Promise<Outcome> {
@@ -62,8 +29,8 @@ async function outcome(s: PostgresKeyStore, id: string): Promise<Outcome> {
 
 describe('the lease-coherent key cache', () => {
   it('answers a key from memory after its first lookup: no query per request', async () => {
-    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
-    const s = await store({ db: counting.db, closeDatabase: true });
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
+    const s = await store({ db: counting.db });
     const key = sampleKeyRecord({ accountId: 'acct_memory' });
     await s.create(key);
     await cachedOn(s, key.id);
@@ -77,8 +44,8 @@ describe('the lease-coherent key cache', () => {
   });
 
   it('with cache: false, every lookup is a query', async () => {
-    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
-    const s = await store({ db: counting.db, closeDatabase: true, cache: false });
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
+    const s = await store({ db: counting.db, cache: false });
     const key = sampleKeyRecord();
     await s.create(key);
     for (let i = 0; i < 5; i++) expect(await s.findActive(key.id)).not.toBeNull();
@@ -116,17 +83,22 @@ describe('the lease-coherent key cache', () => {
     const key = sampleKeyRecord({ accountId: 'acct_sql' });
     await a.create(key);
     await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
-    const { rows } = await direct.query<{ revoked: boolean; revision: string }>('select revoked, revision from drops_auth_revoke_key($1)', [
-      key.id,
-    ]);
+    const { rows } = await stores.direct.query<{ revoked: boolean; revision: string }>(
+      'select revoked, revision from drops_auth_revoke_key($1)',
+      [key.id],
+    );
     expect(rows[0]?.revoked).toBe(true);
     await eventually(async () => {
-      const { rows: pending } = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]?.revision]);
+      const { rows: pending } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [
+        rows[0]?.revision,
+      ]);
       return pending[0]?.n === 0 ? true : undefined;
     });
     expect(await a.findActive(key.id)).toBeNull();
     expect(await b.findActive(key.id)).toBeNull();
-    const { rows: stored } = await direct.query(`select revoked_at is not null as revoked from ${KEYS_TABLE} where id = $1`, [key.id]);
+    const { rows: stored } = await stores.direct.query(`select revoked_at is not null as revoked from ${KEYS_TABLE} where id = $1`, [
+      key.id,
+    ]);
     expect(stored).toEqual([{ revoked: true }]);
   });
 
@@ -157,12 +129,12 @@ describe('the lease-coherent key cache', () => {
     await a.create(key);
     await Promise.all([cachedOn(a, key.id), cachedOn(b, key.id)]);
     // Terminate every listening session (A's and B's): their queries are the lease statements.
-    const { rows } = await direct.query<{ pid: number }>(
+    const { rows } = await stores.direct.query<{ pid: number }>(
       `select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and (query like 'with renewed%' or query like 'with gone%' or query like 'listen%')`,
-      [database.name],
+      [stores.database.name],
     );
     expect(rows.length).toBe(2);
-    for (const { pid } of rows) await direct.query('select pg_terminate_backend($1)', [pid]);
+    for (const { pid } of rows) await stores.direct.query('select pg_terminate_backend($1)', [pid]);
     // A 60 s lease would hold this revoke for a minute (past the test's timeout); the new sessions
     // delete the old rows.
     expect(await a.revoke('acct_listen', key.id, { at: new Date() })).toBe(true);

@@ -1,43 +1,18 @@
 import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord } from '@drops/auth/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DedicatedSession } from '../dedicated-session.js';
-import { fromPgPool } from '../from-pg-pool.js';
-import { migrateKeyStore } from '../key-store-migrations.js';
 import { openPostgres } from '../open-postgres.js';
-import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
+import type { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
-import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
+import { storesPerTest } from '../test-support/stores-per-test.js';
 
 // docs/revocation.md#membership, on a real PostgreSQL: every instance holds the ids of all active
 // keys under its lease, so unknown and revoked ids cost no query, and a mint resolves only once
 // every instance knows the key.
-let database: FreshDatabase;
-let direct: Queryable;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  database = await freshDatabase('membership');
-  direct = fromPgPool(database.pool());
-  await migrateKeyStore(direct);
-});
-
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
-});
-
-afterAll(async () => {
-  await direct?.close();
-  await database?.drop();
-});
-
-async function store(options: Partial<PostgresKeyStoreOptions> = {}): Promise<PostgresKeyStore> {
-  const db = options.db ?? (await openPostgres({ connectionString: database.url, connectionTimeoutMs: 2_000 }));
-  const s = new PostgresKeyStore({ db, closeDatabase: true, queryTimeoutMs: 5_000, ...options });
-  cleanups.push(() => s.close());
-  return s;
-}
+const stores = storesPerTest('membership', { connectionTimeoutMs: 2_000, queryTimeoutMs: 5_000 });
+const { store } = stores;
 
 const randomId = (): string => sampleKeyRecord().id;
 
@@ -55,9 +30,9 @@ async function committedTransactions(): Promise<number> {
   // A backend reports its counts when it goes idle, at most once a second, or else within
   // PostgreSQL's idle flush interval (10 s): after 11 s every earlier statement is counted.
   await new Promise((resolve) => setTimeout(resolve, 11_000));
-  await direct.query('select pg_stat_clear_snapshot()');
-  const { rows } = await direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
-    database.name,
+  await stores.direct.query('select pg_stat_clear_snapshot()');
+  const { rows } = await stores.direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
+    stores.database.name,
   ]);
   return Number(rows[0]?.n);
 }
@@ -77,7 +52,7 @@ describe('membership of active keys under the lease', () => {
   });
 
   it('a flood of 2,000 random keys costs at most 0.01 database transactions per request (none, in fact)', async () => {
-    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
     // Long leases: a renewal every 20 s, so the window below holds few of them.
     const a = await store({ leaseMs: 60_000 });
     const b = await store({ db: counting.db, leaseMs: 60_000 });
@@ -102,7 +77,7 @@ describe('membership of active keys under the lease', () => {
   it('without its lease, random keys get a 503 and no query per request', async () => {
     let sessions: DedicatedSession[] = [];
     let allowSessions = true;
-    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
     const openSession = counting.db.openSession!;
     const db: Queryable = {
       ...counting.db,
@@ -123,7 +98,7 @@ describe('membership of active keys under the lease', () => {
     allowSessions = false;
     const [session] = sessions;
     const { rows } = await session!.query<{ pid: number }>('select pg_backend_pid() as pid');
-    await direct.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+    await stores.direct.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
     sessions = [];
     const before = counting.count();
     for (let i = 0; i < 50 && (await outcome(b, randomId())) !== 'unavailable'; i++) await new Promise((r) => setTimeout(r, 20));
@@ -140,7 +115,7 @@ describe('membership of active keys under the lease', () => {
   });
 
   it('an instance that never got its lease waits a query timeout at most, then answers 503, with no query', async () => {
-    const counting = countingQueryable(await openPostgres({ connectionString: database.url }));
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
     const db: Queryable = { ...counting.db, openSession: () => Promise.reject(new Error('no session (the test refuses it)')) };
     const s = await store({ db, queryTimeoutMs: 300 });
     const outcomes = await Promise.all(Array.from({ length: 200 }, () => outcome(s, randomId())));
@@ -152,14 +127,14 @@ describe('membership of active keys under the lease', () => {
     const a = await store();
     const key = sampleKeyRecord({ accountId: 'acct_sql' });
     expect(await a.findActive(key.id)).toBeNull();
-    await direct.query(`insert into drops_auth_keys (id, account_id, prefix, created_at) values ($1, $2, $3, now())`, [
+    await stores.direct.query(`insert into drops_auth_keys (id, account_id, prefix, created_at) values ($1, $2, $3, now())`, [
       key.id,
       'acct_sql',
       key.prefix,
     ]);
-    const { rows } = await direct.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+    const { rows } = await stores.direct.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
     for (;;) {
-      const pending = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
+      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
       if (pending.rows[0]?.n === 0) break;
       await new Promise((r) => setTimeout(r, 10));
     }
