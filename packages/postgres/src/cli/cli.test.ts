@@ -166,7 +166,7 @@ describe('drops-auth-postgres', () => {
         const hooked = sampleKeyRecord({ accountId: 'acct_role' });
         expect(await store.createWithinLimit(hooked, 10)).toBe(true);
         await limits.query(`update drops_auth_keys set revoked_at = now() where id = $1`, [hooked.id]);
-        expect(await writeExpiryNotices(limits)).toEqual({ expiring: 0, expired: 0 });
+        expect(await writeExpiryNotices(limits)).toEqual({ expiring: 0, expired: 0, pruned: 0 });
         const posted: string[] = [];
         const sender = startWebhookSender({
           db: limits,
