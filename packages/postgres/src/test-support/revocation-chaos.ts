@@ -81,7 +81,9 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
     env: { ...process.env, CHAOS_URL: url, CHAOS_LEASE_MS: String(leaseMs) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const exited = once(child, 'exit');
+  // Not events.once: it rejects when the child emits 'error' (a send to a child dying under
+  // SIGKILL fails with EPIPE), and then the calls in flight would never be answered: the test hung.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   let next = 0;
   child.on('message', (m: ChildReply | { ready: number }) => {
@@ -102,7 +104,11 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
       if (child.exitCode !== null || child.signalCode !== null) return reject(new UnavailableError('key_store'));
       const n = next++;
       pending.set(n, { resolve, reject });
-      child.send({ ...request, n });
+      // A send that fails (the child is dying) answers its call as an instance that is gone does.
+      child.send({ ...request, n }, (error) => {
+        if (error === null || !pending.delete(n)) return;
+        reject(new UnavailableError('key_store'));
+      });
     });
   const slot: Slot = {
     proxy,
