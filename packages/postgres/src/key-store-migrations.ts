@@ -102,10 +102,21 @@ const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
  * The trigger function that announces a key still (or newly) active, payload
  * `<revision><marker><key id>` with the marker its trigger's argument (migration 9): `~` for an
  * active key whose expiry got shorter (a roll: still a member, but cached copies are stale), `+`
- * for a key that becomes active (migration 11: a mint, a plain INSERT, an id or account change, a
- * revocation undone). @internal
+ * for a key that becomes active by an UPDATE (migration 11: an id or account change, a revocation
+ * undone; an INSERT is announced by {@link ANNOUNCE_MINTED_FUNCTION}). @internal
  */
 export const ANNOUNCE_KEY_FUNCTION = 'drops_auth_announce_key';
+/**
+ * The statement-level trigger function that announces the keys an INSERT adds, `<revision>:+<id>`
+ * with a revision of its own for each, taken in one update of the revision row, or one
+ * `<revision>:!` above {@link BULK_ANNOUNCEMENT_KEYS} keys (migration 11). @internal
+ */
+export const ANNOUNCE_MINTED_FUNCTION = 'drops_auth_announce_minted';
+/**
+ * Above this many keys, one INSERT is announced as a bulk change (`<revision>:!`, one revision)
+ * rather than key by key (migration 11). @internal
+ */
+export const BULK_ANNOUNCEMENT_KEYS = 10_000;
 
 /**
  * The history of the key table. Revoked rows stay (audit) with `revoked_at` set.
@@ -563,16 +574,55 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     name: 'announce every key that becomes active',
     // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md: every instance holds
     // the ids of all active keys under its lease, so a mint (or any change that makes a key active)
-    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction (migration 9's
-    // announce function, marker '+'), as revocations do; the minter, which reads the revision in its transaction (it holds the counter row's lock),
-    // waits for the instances' acknowledgements of it. The update trigger is AFTER, so it runs after
-    // migration 5's BEFORE trigger: an account or id change announces the old id gone, then the
-    // (new) id active, in that order. Expand only: instances built on migration 8 ignore '+'.
+    // takes the next revision and NOTIFYs `<revision>:+<id>` in its transaction, as revocations do;
+    // the minter, which reads the revision in its transaction (it holds the counter row's lock),
+    // waits for the instances' acknowledgements of it.
+    //
+    // An INSERT is announced once per statement (its transition table): the statement takes n
+    // revisions in one update of the revision row and NOTIFYs each new key with its own, in order,
+    // so listeners apply every one (they skip a revision already applied). Per row, a bulk INSERT
+    // (a seed, an import) updated the one revision row once per key, each update walking the
+    // versions the transaction had made before it: quadratic (a million rows did not finish).
+    // Above BULK_ANNOUNCEMENT_KEYS (10,000) keys the statement takes one revision and NOTIFYs
+    // `<revision>:!` instead (a bulk change): a listener then looks every id up in the database
+    // until it has re-read the membership in the background. A million announcements at once held
+    // the listeners' sessions past their renewal timeout: every instance lost its lease (503s).
+    //
+    // An UPDATE that makes a key active is announced per row with migration 9's function (marker
+    // '+'), AFTER, so it runs after migration 5's BEFORE trigger: an account or id change announces
+    // the old id gone, then the (new) id active, in that order. Expand only: instances built on
+    // migration 8 ignore '+'.
     sql: `
+      create function ${ANNOUNCE_MINTED_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        minted_count bigint;
+        next_revision bigint;
+        minted_id text;
+      begin
+        select count(*) into minted_count from minted where revoked_at is null;
+        if minted_count = 0 then
+          return null;
+        end if;
+        if minted_count > ${BULK_ANNOUNCEMENT_KEYS} then
+          update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':!');
+          return null;
+        end if;
+        update ${REVISION_TABLE} r set revision = r.revision + minted_count
+          returning r.revision - minted_count into next_revision;
+        for minted_id in select id from minted where revoked_at is null loop
+          next_revision := next_revision + 1;
+          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':+' || minted_id);
+        end loop;
+        return null;
+      end
+      $fn$;
       create trigger ${KEYS_TABLE}_minted
-        before insert on ${KEYS_TABLE}
-        for each row when (new.revoked_at is null)
-        execute function ${ANNOUNCE_KEY_FUNCTION}('+');
+        after insert on ${KEYS_TABLE}
+        referencing new table as minted
+        for each statement
+        execute function ${ANNOUNCE_MINTED_FUNCTION}();
       create trigger ${KEYS_TABLE}_activated
         after update of revoked_at, id, account_id on ${KEYS_TABLE}
         for each row

@@ -242,6 +242,47 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull();
   });
 
+  it('after a bulk change every miss goes to the database, until a membership read after it replaces the stale one', () => {
+    const { cache } = cacheAt();
+    const id = (head: string): string => `${head}${'0'.repeat(56)}`;
+    cache.building();
+    cache.built(new KeyMembership(Uint32Array.from([prefixOf(id('11111111'))])), 5);
+    cache.granted(7_000, 5);
+    expect(cache.get(id('22222222'))).toBeNull();
+    cache.announced(6, '!'); // one INSERT of many keys: which ids, the database knows
+    expect(cache.stale).toBe(true);
+    expect(cache.held).toBe(true); // still answering, by asking the database
+    expect(cache.get(id('22222222'))).toBeUndefined();
+    cache.announced(7, id('11111111')); // revoked meanwhile, heard while stale
+    cache.announced(9, `+${id('33333333')}`); // minted after the re-read's snapshot
+
+    // A re-read from before the bulk change does not hold its keys: refused, still stale.
+    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('11111111'))])), 5);
+    expect(cache.stale).toBe(true);
+    expect(cache.get(id('22222222'))).toBeUndefined();
+
+    // Read at 8: the bulk keys and the revocation of 7 are in it; 9 is applied on top.
+    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('22222222'))])), 8);
+    expect(cache.stale).toBe(false);
+    expect(cache.get(id('22222222'))).toBeUndefined(); // a member: the database decides
+    expect(cache.get(id('33333333'))).toBeUndefined();
+    expect(cache.get(id('11111111'))).toBeNull();
+    expect(cache.get(id('44444444'))).toBeNull();
+    cache.announced(8, `+${id('44444444')}`); // late, and in the snapshot already: not applied twice
+    expect(cache.get(id('44444444'))).toBeNull();
+
+    // A bulk change after the snapshot, heard before the re-read arrived: stale again.
+    cache.announced(10, '!');
+    cache.announced(12, `+${id('55555555')}`);
+    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('22222222'))])), 9);
+    expect(cache.stale).toBe(true);
+    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('66666666'))])), 11);
+    expect(cache.stale).toBe(false);
+    expect(cache.get(id('55555555'))).toBeUndefined();
+    expect(cache.get(id('66666666'))).toBeUndefined();
+    expect(cache.get(id('22222222'))).toBeNull();
+  });
+
   it('a renewal in time extends the lease and keeps what it holds', () => {
     const { cache, clock } = cacheAt();
     cache.granted(7_000, 0);

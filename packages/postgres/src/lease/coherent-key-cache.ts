@@ -15,7 +15,9 @@ import type { KeyMembership } from './key-membership.js';
  *
  * Under the same lease it holds the {@link KeyMembership} of every active id, kept current by the
  * announcements (`<revision>:+<id>` a key became active, `<revision>:<id>` it went, `*` all went),
- * applied in revision order. It answers only while {@link held}: the lease is valid, the
+ * applied in revision order. A bulk change (`!`: one INSERT of many keys) makes the membership
+ * stale: until it is re-read ({@link rebuilt}) every id not kept is looked up in the database
+ * ({@link stale}), which is also what lets the instance acknowledge that revision at once. It answers only while {@link held}: the lease is valid, the
  * membership built, and every revision the lease claims to have seen applied. Otherwise the store
  * waits for it (and answers 503), never asks the database per request.
  * @internal
@@ -27,6 +29,10 @@ export class CoherentKeyCache {
   #members: KeyMembership | null = null;
   /** Announcements heard while the membership is built: applied once it is, after its snapshot. */
   #heard: { revision: number; id: string }[] = [];
+  /** A bulk change made the membership stale: misses go to the database until {@link rebuilt}. */
+  #stale = false;
+  /** The revision of the bulk change that made it stale: a re-read must hold it. */
+  #staleSince = 0;
   /** Highest revision applied to the membership. */
   #applied = 0;
   /** The membership answers once `#applied` reaches this (the revision a lease began or came back at). */
@@ -65,7 +71,7 @@ export class CoherentKeyCache {
     }
     const key = this.#keys.get(id);
     if (key !== undefined) return key;
-    if (this.#members === null || this.#applied < this.#required) return undefined;
+    if (this.#members === null || this.#applied < this.#required || this.#stale) return undefined;
     return this.#members.mayContain(id) ? undefined : null;
   }
 
@@ -100,7 +106,34 @@ export class CoherentKeyCache {
   /** A new session is building the membership: nothing answers from it until {@link built}. */
   building(): void {
     this.#members = null;
+    this.#stale = false;
     this.#heard = [];
+  }
+
+  /** Whether a bulk change left the membership stale: re-read it and hand it to {@link rebuilt}. */
+  get stale(): boolean {
+    return this.#stale;
+  }
+
+  /**
+   * The membership re-read at `revision` (after a bulk change, while still answering): it replaces
+   * the stale one, with the announcements heard since the bulk change that are newer than its
+   * snapshot applied on top. Later announcements up to `revision` are in the snapshot already.
+   */
+  rebuilt(members: KeyMembership, revision: number): void {
+    // Not stale any more (a new session built it from scratch), or read before the bulk change.
+    if (this.#members === null || !this.#stale || revision < this.#staleSince) return;
+    const heard = this.#heard;
+    this.#heard = [];
+    this.#members = members;
+    this.#stale = false;
+    for (const { revision: r, id } of heard) {
+      if (r <= revision) continue;
+      if (this.#stale)
+        this.#heard.push({ revision: r, id }); // another bulk change, after the snapshot
+      else this.#apply(members, r, id);
+    }
+    this.#applied = Math.max(this.#applied, revision);
   }
 
   /** The membership read at `revision`; announcements heard since are applied on top, in order. */
@@ -115,11 +148,12 @@ export class CoherentKeyCache {
 
   /**
    * An announcement: `+<id>` became active, `~<id>` changed but stays active (its expiry got
-   * shorter: the cached copy is stale), `<id>` went, `*` every key went.
+   * shorter: the cached copy is stale), `<id>` went, `*` every key went, `!` many keys became
+   * active at once (the membership is {@link stale} until re-read).
    */
   announced(revision: number, id: string): void {
     if (id[0] === '~') this.#keys.drop(id.slice(1));
-    else if (id !== '*' && id[0] !== '+') this.#keys.drop(id);
+    else if (id !== '*' && id !== '!' && id[0] !== '+') this.#keys.drop(id);
     if (id === '*') this.#keys.clear();
     const members = this.#members;
     if (members === null) {
@@ -128,10 +162,19 @@ export class CoherentKeyCache {
     }
     if (revision <= this.#applied) return;
     this.#applied = revision;
-    if (id === '*') members.clear();
+    if (this.#stale) this.#heard.push({ revision, id });
+    else this.#apply(members, revision, id);
+    if (this.#waiters.size > 0 || !this.#wasHeld) this.#wakeWaiters();
+  }
+
+  #apply(members: KeyMembership, revision: number, id: string): void {
+    if (id === '!') {
+      this.#stale = true;
+      this.#staleSince = revision;
+      this.#heard = [];
+    } else if (id === '*') members.clear();
     else if (id[0] === '+') members.add(id.slice(1));
     else if (id[0] !== '~') members.remove(id);
-    if (this.#waiters.size > 0 || !this.#wasHeld) this.#wakeWaiters();
   }
 
   /** Bytes the membership takes now (0 before it is built). */

@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { DedicatedSession } from '../dedicated-session.js';
 import { openPostgres } from '../open-postgres.js';
 import type { PostgresKeyStore } from '../postgres-key-store.js';
-import type { Queryable } from '../queryable.js';
+import type { Queryable, SqlExecutor } from '../queryable.js';
+import { BULK_ANNOUNCEMENT_KEYS, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
+import { eventually } from '../test-support/eventually.js';
 import { storesPerTest } from '../test-support/stores-per-test.js';
 
 // docs/revocation.md#membership, on a real PostgreSQL: every instance holds the ids of all active
@@ -34,6 +36,17 @@ async function committedTransactions(): Promise<number> {
   const { rows } = await stores.direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
     stores.database.name,
   ]);
+  return Number(rows[0]?.n);
+}
+
+/**
+ * This session's updates of the revision row so far; counted before and after a statement, the
+ * difference is the statement's (the counts may hold earlier transactions not yet reported).
+ */
+async function revisionRowUpdates(tx: SqlExecutor): Promise<number> {
+  const { rows } = await tx.query<{ n: string }>(
+    "select n_tup_upd::text as n from pg_stat_xact_user_tables where relname = 'drops_auth_revision'",
+  );
   return Number(rows[0]?.n);
 }
 
@@ -139,5 +152,80 @@ describe('membership of active keys under the lease', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql', expiresAt: null });
+  });
+
+  it('a bulk INSERT of 2,000 keys takes the revision row once and every key works on another instance', async () => {
+    const a = await store();
+    const b = await store();
+    expect(await b.findActive(randomId())).toBeNull(); // B holds its lease and membership
+    const keys = Array.from({ length: 2_000 }, () => sampleKeyRecord({ accountId: 'acct_bulk' }));
+    const { revisionUpdates, revision } = await stores.direct.transaction(async (tx) => {
+      const before = await revisionRowUpdates(tx);
+      await tx.query(
+        `insert into drops_auth_keys (id, account_id, prefix, created_at)
+           select id, 'acct_bulk', left(id, 10), now() from unnest($1::text[]) as id`,
+        [keys.map((k) => k.id)],
+      );
+      // One update per statement, not per row (per row, each update walks every version of the
+      // row the transaction made before it: quadratic).
+      const updates = (await revisionRowUpdates(tx)) - before;
+      const read = await tx.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+      return { revisionUpdates: updates, revision: read.rows[0]!.revision };
+    });
+    expect(revisionUpdates).toBe(1);
+    for (;;) {
+      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
+      if (pending.rows[0]?.n === 0) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // Each key was announced with its own revision, so none is skipped as already applied.
+    for (const key of keys) {
+      expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_bulk', expiresAt: null });
+      expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_bulk', expiresAt: null });
+    }
+  });
+
+  it('a bulk INSERT of more than 10,000 keys is one announcement: every key works at once, and the membership is re-read', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
+    const b = await store({ db: counting.db });
+    expect(await b.findActive(randomId())).toBeNull(); // B holds its lease and membership
+    const listener = await stores.database.pool().connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`listen ${REVOCATIONS_CHANNEL}`);
+    const keys = Array.from({ length: BULK_ANNOUNCEMENT_KEYS + 1 }, () => sampleKeyRecord({ accountId: 'acct_bulk_many' }));
+    const revision = await stores.direct.transaction(async (tx) => {
+      const before = await revisionRowUpdates(tx);
+      await tx.query(
+        `insert into drops_auth_keys (id, account_id, prefix, created_at)
+           select id, 'acct_bulk_many', left(id, 10), now() from unnest($1::text[]) as id`,
+        [keys.map((k) => k.id)],
+      );
+      expect((await revisionRowUpdates(tx)) - before).toBe(1);
+      return (await tx.query<{ revision: string }>('select revision::text as revision from drops_auth_revision')).rows[0]!.revision;
+    });
+    await eventually(() => (heard.length > 0 ? true : undefined));
+    expect(heard).toEqual([`${revision}:!`]);
+    listener.release();
+    for (;;) {
+      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
+      if (pending.rows[0]?.n === 0) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // Acknowledged, so B accepts every one of them now (from the database while its set is stale).
+    for (const key of keys.filter((_, i) => i % 20 === 0)) {
+      expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_bulk_many', expiresAt: null });
+    }
+    // Once B has re-read its set, random ids cost no query again, and the bulk keys are members.
+    await eventually(async () => {
+      const before = counting.count();
+      expect(await b.findActive(randomId())).toBeNull();
+      return counting.count() === before ? true : undefined;
+    });
+    const before = counting.count();
+    for (let i = 0; i < 200; i++) expect(await b.findActive(randomId())).toBeNull();
+    expect(counting.count() - before).toBe(0);
+    const last = keys[keys.length - 1]!;
+    expect(await b.findActive(last.id)).toEqual({ id: last.id, accountId: 'acct_bulk_many', expiresAt: null });
   });
 });

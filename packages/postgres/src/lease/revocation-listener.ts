@@ -60,6 +60,8 @@ export class RevocationListener {
   #sessions = 0;
   #wake: (() => void) | null = null;
   #running: Promise<void>;
+  /** The re-read of a stale membership under way (after a bulk change), if any. */
+  #rebuilding: Promise<void> | null = null;
 
   constructor(options: RevocationListenerOptions) {
     this.#o = options;
@@ -72,6 +74,30 @@ export class RevocationListener {
     this.#o.cache.lapse();
     this.#wake?.();
     await this.#running;
+    await this.#rebuilding;
+  }
+
+  /**
+   * After a bulk change the membership is stale (every miss is a query): re-read it on a session of
+   * its own, so the lease session goes on renewing meanwhile. A failure leaves it stale (still
+   * correct) until the next attempt, at the next renewal.
+   */
+  #rebuildIfStale(): void {
+    const o = this.#o;
+    if (!o.cache.stale || this.#rebuilding !== null || this.#closed) return;
+    this.#rebuilding = (async () => {
+      let session: DedicatedSession | undefined;
+      try {
+        session = await o.openSession();
+        const built = await buildMembership(session, MEMBERSHIP_PAGE_TIMEOUT_MS);
+        o.cache.rebuilt(built.members, built.revision);
+      } catch (error) {
+        if (!this.#closed) o.onError(error);
+      } finally {
+        session?.release();
+        this.#rebuilding = null;
+      }
+    })();
   }
 
   #sleep(ms: number): Promise<void> {
@@ -124,7 +150,8 @@ export class RevocationListener {
       if (channel !== REVOCATIONS_CHANNEL) return;
       const colon = payload.indexOf(':');
       const revision = Number(payload.slice(0, colon));
-      // '<id>' went, '+<id>' became active, '*' the key table was truncated.
+      // '<id>' went, '+<id>' became active, '*' the key table was truncated, '!' many keys became
+      // active at once (the membership is re-read, see #rebuildIfStale).
       o.cache.announced(revision, payload.slice(colon + 1));
       if (revision > processed) processed = revision;
       this.#wake?.(); // acknowledge now
@@ -162,6 +189,7 @@ export class RevocationListener {
         }
         check();
         if (this.#closed) break;
+        this.#rebuildIfStale();
         const ack = processed > acknowledged;
         const carrying = processed;
         sentAt = o.monotonicNow();
