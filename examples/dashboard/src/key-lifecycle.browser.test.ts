@@ -17,7 +17,11 @@ interface Received {
 }
 const serverRequire = createRequire(new URL('../../express-server/package.json', import.meta.url));
 const { LocalWebhookReceiver } = serverRequire('@drops/auth/testing') as {
-  LocalWebhookReceiver: { start(): Promise<{ url: string; delivered: readonly Received[]; close(): Promise<void> }> };
+  LocalWebhookReceiver: {
+    start(options?: {
+      answer?: (i: number) => { status: number };
+    }): Promise<{ url: string; delivered: readonly Received[]; received: readonly Received[]; close(): Promise<void> }>;
+  };
 };
 const { Webhook } = serverRequire('standardwebhooks') as {
   Webhook: new (secret: string) => { verify(body: string, headers: Record<string, string>): unknown };
@@ -255,7 +259,8 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
       await expect.poll(statusText).toContain('cannot be shown again');
       await expect.poll(() => current.innerText()).toBe(`Sending key events to ${receiver.url}.`);
       const shown = await server.fetch('/keys/webhook', { headers: bearer(await server.token('erin')) });
-      expect(await shown.json()).toEqual({ url: receiver.url });
+      expect(await shown.json()).toEqual({ url: receiver.url, deliveries: { pending: 0, failed: 0, lastFailure: null } });
+      expect(await page.locator('#webhook-failures').isHidden()).toBe(true);
       await page.locator('#webhook-secret-done').click();
       expect(await page.locator('#webhook-secret').inputValue()).toBe('');
 
@@ -276,6 +281,40 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
       expect(await gone.json()).toEqual({ url: null });
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('says when deliveries to the webhook failed: how many, the last reason and when (never the secret)', async () => {
+    const broken = await LocalWebhookReceiver.start({ answer: () => ({ status: 500 }) });
+    try {
+      await page.getByLabel('Endpoint URL', { exact: true }).fill(broken.url);
+      await page.getByRole('button', { name: 'Save webhook' }).click();
+      await expect.poll(activeId).toBe('webhook-secret');
+      const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      await page.locator('#webhook-secret-done').click();
+      await mintInPage('unheard', async () => {});
+      // WEBHOOK_RETRY_SECONDS is 0,0,0: four attempts, then the delivery is kept dead.
+      const state = async (): Promise<{ deliveries?: { failed: number; lastFailure: { at: string; reason: string } | null } }> =>
+        (await server.fetch('/keys/webhook', { headers: bearer(await server.token('erin')) })).json() as never;
+      await expect.poll(async () => (await state()).deliveries?.failed, { timeout: 20_000, interval: 250 }).toBe(1);
+      expect(broken.received).toHaveLength(4);
+      const lastFailure = (await state()).deliveries?.lastFailure;
+      expect(lastFailure?.reason).toBe('answered 500');
+
+      // The page reads the webhook when it starts: signed in afresh, the failure is shown.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('erin');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const failures = page.locator('#webhook-failures');
+      await expect.poll(() => failures.innerText()).toMatch(/^1 delivery failed \(last: answered 500, .+\)\.$/);
+      expect(await failures.locator('time').getAttribute('datetime')).toBe(lastFailure?.at);
+      expect(await page.locator('section[aria-labelledby="webhook-heading"]').innerText()).not.toContain(secret);
+
+      await page.getByRole('button', { name: 'Remove webhook' }).click();
+      await expect.poll(() => page.locator('#webhook-current').innerText()).toContain('No webhook');
+      expect(await failures.isHidden()).toBe(true);
+    } finally {
+      await broken.close();
     }
   });
 });

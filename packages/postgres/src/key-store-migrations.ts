@@ -492,7 +492,10 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // rolledTo on a 'rolled' event, replaces on a 'minted' one; a column a later migration adds
     // is not sent until it is named here), never ip or user agent, never a secret. Deleting the
     // endpoint deletes what it had pending (cascade). A delivery out of retries stays, dead
-    // (failed_at set: never sent again), for 30 days, so its failure can be seen. Expiry notices are written by the sweeper:
+    // (failed_at set: never sent again), for 30 days, so its failure can be seen (GET /keys/webhook):
+    // every failed attempt records why in last_error (the sender's short classification, such as
+    // 'answered 500' or 'timed out': never the answer, a header or the secret) and when in
+    // last_error_at. Expiry notices are written by the sweeper:
     // one row per key and lead time, so the 7- and 1-day notices go once whoever sweeps.
     // A plain UPDATE of revoked_at now records its 'revoked' event too (at commit, see below).
     sql: `
@@ -510,7 +513,9 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         attempts integer not null default 0,
         next_attempt_at timestamptz not null default now(),
         locked_until timestamptz,
-        failed_at timestamptz
+        failed_at timestamptz,
+        last_error text,
+        last_error_at timestamptz
       );
       create index ${WEBHOOK_OUTBOX_TABLE}_due on ${WEBHOOK_OUTBOX_TABLE} (next_attempt_at) where failed_at is null;
       create index ${WEBHOOK_OUTBOX_TABLE}_dead on ${WEBHOOK_OUTBOX_TABLE} (failed_at) where failed_at is not null;

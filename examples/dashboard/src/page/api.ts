@@ -101,11 +101,24 @@ export interface Api {
   /** Revokes every active key of the account; resolves how many. */
   revokeAllKeys(): Promise<number>;
   listDrops(): Promise<DropInfo[]>;
-  /** Where key events are posted; `null`: nowhere. */
-  getWebhook(): Promise<string | null>;
+  /** Where key events are posted and how their deliveries stand; `null`: nowhere. */
+  getWebhook(): Promise<WebhookEndpoint | null>;
   /** Sets where key events are posted; resolves the `whsec_` signing secret, the only time it is seen. */
   setWebhook(url: string): Promise<{ url: string; secret: string }>;
   removeWebhook(): Promise<void>;
+}
+
+/** The account's webhook as `GET /keys/webhook` shows it. */
+export interface WebhookEndpoint {
+  readonly url: string;
+  readonly deliveries: {
+    /** Not yet delivered, still being tried. */
+    readonly pending: number;
+    /** Out of retries: never sent again. */
+    readonly failed: number;
+    /** The newest failed attempt: when (ISO) and why (`answered 500`, `timed out`, …). */
+    readonly lastFailure: { readonly at: string; readonly reason: string } | null;
+  };
 }
 
 /** What the API client must know of the server's rules. */
@@ -163,7 +176,10 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
       return (await (await call('POST', `/keys/${encodeURIComponent(id)}/roll`, { graceSeconds }, on401ForMint)).json()) as RolledKey;
     },
     revokeAllKeys: async () => ((await (await call('DELETE', '/keys')).json()) as { revoked: number }).revoked,
-    getWebhook: async () => ((await (await call('GET', '/keys/webhook')).json()) as { url: string | null }).url,
+    getWebhook: async () => {
+      const webhook = (await (await call('GET', '/keys/webhook')).json()) as WebhookEndpoint | { url: null };
+      return webhook.url === null ? null : webhook;
+    },
     setWebhook: async (url) => (await (await call('PUT', '/keys/webhook', { url })).json()) as { url: string; secret: string },
     removeWebhook: async () => void (await call('DELETE', '/keys/webhook')),
     listDrops: async () => ((await (await call('GET', '/drops')).json()) as { drops: DropInfo[] }).drops,

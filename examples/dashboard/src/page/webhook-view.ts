@@ -1,5 +1,6 @@
-import type { Api } from './api.js';
+import type { Api, WebhookEndpoint } from './api.js';
 import { type Announcer, byId, focus, h } from './dom.js';
+import { timeOf } from './format.js';
 import { reportError } from './report-error.js';
 
 /**
@@ -10,6 +11,7 @@ export class WebhookView {
   readonly #announcer: Announcer;
   readonly #heading = byId('webhook-heading', HTMLHeadingElement);
   readonly #current = byId('webhook-current', HTMLParagraphElement);
+  readonly #failures = byId('webhook-failures', HTMLParagraphElement);
   readonly #form = byId('webhook-form', HTMLFormElement);
   readonly #url = byId('webhook-url', HTMLInputElement);
   readonly #save = byId('webhook-save', HTMLButtonElement);
@@ -36,8 +38,8 @@ export class WebhookView {
   async start(api: Api): Promise<void> {
     this.#api = api;
     try {
-      const url = await api.getWebhook();
-      if (this.#api === api) this.#show(url);
+      const webhook = await api.getWebhook();
+      if (this.#api === api) this.#show(webhook?.url ?? null, webhook?.deliveries.failed ? webhook : null);
     } catch (error) {
       reportError(this.#announcer, error);
     }
@@ -48,14 +50,31 @@ export class WebhookView {
     this.#hideSecret();
     this.#form.reset();
     this.#current.replaceChildren();
+    this.#showFailures(null);
     this.#remove.hidden = true;
   }
 
-  #show(url: string | null): void {
+  /** The endpoint's URL, and its failed deliveries when `failing` has some. */
+  #show(url: string | null, failing: WebhookEndpoint | null = null): void {
     this.#current.replaceChildren(
       ...(url === null ? ['No webhook: key events are not sent anywhere.'] : ['Sending key events to ', h('code', {}, url), '.']),
     );
+    this.#showFailures(failing);
     this.#remove.hidden = url === null;
+  }
+
+  /** "N deliveries failed (last: answered 500, <time>)." or nothing. */
+  #showFailures(failing: WebhookEndpoint | null): void {
+    const { failed = 0, lastFailure = null } = failing?.deliveries ?? {};
+    const count = `${failed} ${failed === 1 ? 'delivery' : 'deliveries'} failed`;
+    this.#failures.replaceChildren(
+      ...(failed === 0
+        ? []
+        : lastFailure === null
+          ? [`${count}.`]
+          : [`${count} (last: ${lastFailure.reason}, `, timeOf(lastFailure.at, ''), ').']),
+    );
+    this.#failures.hidden = failed === 0;
   }
 
   #hideSecret(): void {

@@ -64,7 +64,7 @@ describe('webhooks on the reference server', () => {
     const idToken = await s.token('hooked');
     const secret = await setWebhook(s.url, idToken, r.url);
     const shown = await s.fetch('/keys/webhook', { headers: bearer(idToken) });
-    expect(await shown.json()).toEqual({ url: r.url });
+    expect(await shown.json()).toEqual({ url: r.url, deliveries: { pending: 0, failed: 0, lastFailure: null } });
     const { apiKey, id } = await s.mintKey('hooked', 'ci');
     expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) })).status).toBe(204);
     await until(() => r.delivered.length === 2, 'two deliveries', 4000);
@@ -82,7 +82,8 @@ describe('webhooks on the reference server', () => {
   it('counts a delivery out of retries as dead, after its retries', async () => {
     const s = server();
     const r = await receiver(() => ({ status: 503 }));
-    await setWebhook(s.url, await s.token('hooked-dead'), r.url);
+    const idToken = await s.token('hooked-dead');
+    const secret = await setWebhook(s.url, idToken, r.url);
     // The server is this describe's: count from what the tests before left.
     const before = await deliveries(s.running.metricsUrl!, () => true);
     await s.mintKey('hooked-dead');
@@ -91,6 +92,13 @@ describe('webhooks on the reference server', () => {
     expect((after['retry'] ?? 0) - (before['retry'] ?? 0)).toBe(3);
     expect(after['delivered']).toBe(before['delivered']);
     expect(r.received).toHaveLength(4);
+    // The owner sees it too, not only the metrics.
+    const shown = await (await s.fetch('/keys/webhook', { headers: bearer(idToken) })).text();
+    expect(JSON.parse(shown)).toEqual({
+      url: r.url,
+      deliveries: { pending: 0, failed: 1, lastFailure: { at: expect.any(String), reason: 'answered 503' } },
+    });
+    expect(shown).not.toContain(secret.slice('whsec_'.length));
   });
 
   it('answers an API key on /keys/webhook with the uniform 401 and a bad url with a JSON 400', async () => {

@@ -7,6 +7,7 @@ import { createKeyManager, type KeyManager, type KeyManagerOptions } from '../ke
 import type { KeyRoutesOptions } from '../key-routes/key-routes-options.js';
 import { MemoryWebhookStore } from '../webhooks/memory-webhook-store.js';
 import { createWebhookSettings } from '../webhooks/webhook-settings.js';
+import type { WebhookStore } from '../webhooks/webhook-store.js';
 import { delegatingKeyStore } from './delegating-key-store.js';
 import type { LeakedKeysServer, LeakedKeysTestApi } from './leaked-keys-conformance.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
@@ -445,7 +446,10 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         assert.equal(set.url, 'https://example.com/hooks');
         assert.match(set.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
         const shown = await send('GET', '/keys/webhook', token('acct_hook'), undefined, base);
-        assert.deepStrictEqual(json(shown), { url: 'https://example.com/hooks' });
+        assert.deepStrictEqual(json(shown), {
+          url: 'https://example.com/hooks',
+          deliveries: { pending: 0, failed: 0, lastFailure: null },
+        });
         assert.ok(!shown.body.toString('utf8').includes(set.secret), 'GET must not show the secret');
         assert.deepStrictEqual(json(await send('GET', '/keys/webhook', token('acct_other'), undefined, base)), { url: null });
         const del = await send('DELETE', '/keys/webhook', token('acct_hook'), undefined, base);
@@ -454,6 +458,20 @@ export function describeKeyRoutes(test: KeyRoutesTestApi, name: string, harness:
         const res = await send('POST', '/keys/webhook', token('acct_hook'), undefined, base);
         assertJsonError(res, 405, 'POST /keys/webhook');
         assert.equal(res.headers['allow'], 'GET, PUT, DELETE');
+      });
+
+      it("shows the endpoint's deliveries as its store reports them: pending, failed and the last failure", async () => {
+        const deliveries = { pending: 2, failed: 1, lastFailure: { at: '2026-01-02T03:04:05.678Z', reason: 'answered 500' } };
+        const store: WebhookStore = {
+          endpointOf: async (accountId) => (accountId === 'acct_failing' ? { url: 'https://example.com/hooks', deliveries } : null),
+          set: async () => {},
+          remove: async () => false,
+        };
+        const base = await start({ webhooks: createWebhookSettings({ store }) });
+        const shown = await send('GET', '/keys/webhook', token('acct_failing'), undefined, base);
+        assert.equal(shown.status, 200, shown.body.toString('utf8'));
+        assert.deepStrictEqual(json(shown), { url: 'https://example.com/hooks', deliveries });
+        assert.deepStrictEqual(json(await send('GET', '/keys/webhook', token('acct_other'), undefined, base)), { url: null });
       });
 
       it('answers an API key with the uniform 401 on every method, and a bad url with a JSON 400 that sets nothing', async () => {

@@ -1,4 +1,4 @@
-export type { WebhookStore } from './webhook-store.js';
+export type { WebhookDeliveries, WebhookEndpoint, WebhookStore } from './webhook-store.js';
 export { MemoryWebhookStore } from './memory-webhook-store.js';
 export { MAX_WEBHOOK_URL_LENGTH } from './webhook-url.js';
 export { WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';

@@ -1,4 +1,4 @@
-import type { WebhookStore } from './webhook-store.js';
+import type { WebhookEndpoint, WebhookStore } from './webhook-store.js';
 
 /**
  * A {@link WebhookStore} in this process's memory: the settings routes work, nothing is delivered.
@@ -8,14 +8,17 @@ import type { WebhookStore } from './webhook-store.js';
  * ```ts
  * const store = new MemoryWebhookStore();
  * await store.set('acct_1', 'https://example.com/hooks', 'whsec_…');
- * await store.urlOf('acct_1'); // 'https://example.com/hooks'
+ * await store.endpointOf('acct_1');
+ * // { url: 'https://example.com/hooks', deliveries: { pending: 0, failed: 0, lastFailure: null } }
  * ```
  */
 export class MemoryWebhookStore implements WebhookStore {
   readonly #endpoints = new Map<string, { url: string; secret: string }>();
 
-  async urlOf(accountId: string): Promise<string | null> {
-    return this.#endpoints.get(accountId)?.url ?? null;
+  /** The endpoint with no deliveries (this store sends none). */
+  async endpointOf(accountId: string): Promise<WebhookEndpoint | null> {
+    const endpoint = this.#endpoints.get(accountId);
+    return endpoint === undefined ? null : { url: endpoint.url, deliveries: { pending: 0, failed: 0, lastFailure: null } };
   }
 
   async set(accountId: string, url: string, secret: string): Promise<void> {

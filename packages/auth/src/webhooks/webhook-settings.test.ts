@@ -8,7 +8,7 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { createKeyManager } from '../keys/create-key-manager.js';
 import { MemoryWebhookStore } from './memory-webhook-store.js';
 import { createWebhookSettings } from './webhook-settings.js';
-import type { WebhookStore } from './webhook-store.js';
+import type { WebhookEndpoint, WebhookStore } from './webhook-store.js';
 
 const owner: Principal = { accountId: 'acct_1', credential: 'id_token', claims: { sub: 'u', iss: 'i', aud: 'a', iat: 1, exp: 2 } };
 const byKey: Principal = { accountId: 'acct_1', credential: 'api_key', keyId: 'a'.repeat(64) };
@@ -23,12 +23,33 @@ describe('keys.webhook', () => {
     }
     await expect(keys.webhook.set(owner, { url: 'https://example.com/', extra: 1 })).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(keys.webhook.set(owner, null)).rejects.toBeInstanceOf(InvalidRequestError);
-    expect(await store.urlOf('acct_1')).toBeNull();
+    expect(await store.endpointOf('acct_1')).toBeNull();
+  });
+
+  it('shows the endpoint and its deliveries as the store reports them, never the secret; { url: null } without one', async () => {
+    const store = new MemoryWebhookStore();
+    const keys = manager(store);
+    expect(await keys.webhook.get(owner)).toEqual({ url: null });
+    const { secret } = await keys.webhook.set(owner, { url: 'https://example.com/hooks' });
+    const shown = await keys.webhook.get(owner);
+    expect(shown).toEqual({ url: 'https://example.com/hooks', deliveries: { pending: 0, failed: 0, lastFailure: null } });
+    expect(JSON.stringify(shown)).not.toContain(secret);
+    const failing: WebhookEndpoint = {
+      url: 'https://example.com/hooks',
+      deliveries: { pending: 2, failed: 1, lastFailure: { at: '2026-01-02T03:04:05.678Z', reason: 'answered 500' } },
+    };
+    const reported = manager({
+      // A store that hands back more than the contract (its secret here) shows only the contract's fields.
+      endpointOf: async () => ({ ...failing, secret: 'whsec_leak', deliveries: { ...failing.deliveries, ids: [1] } }),
+      set: async () => {},
+      remove: async () => true,
+    });
+    expect(await reported.webhook.get(owner)).toEqual(failing);
   });
 
   it('answers 503 (never 401 or success) when the store fails, and 404 without the option', async () => {
     const down = (): Promise<never> => Promise.reject(new Error('database down'));
-    const keys = manager({ urlOf: down, set: down, remove: down });
+    const keys = manager({ endpointOf: down, set: down, remove: down });
     for (const call of [keys.webhook.get(owner), keys.webhook.set(owner, { url: 'https://example.com/' }), keys.webhook.remove(owner)]) {
       const error = await call.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnavailableError);

@@ -8,7 +8,7 @@ import { functionOption, lazySchema, parseOptions } from '../options/parse-optio
 import { parseRequestBody } from '../options/parse-request-body.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { parseWebhookUrl } from './webhook-url.js';
-import { isWebhookStore, type WebhookStore } from './webhook-store.js';
+import { isWebhookStore, type WebhookEndpoint, type WebhookStore } from './webhook-store.js';
 
 /** Options of {@link createWebhookSettings}: where endpoints are kept, and the URL rule. */
 export interface WebhookOptions {
@@ -24,10 +24,11 @@ export interface WebhookOptions {
   readonly random?: RandomSource;
 }
 
-/** An account's webhook as `GET /keys/webhook` shows it: `url` is `null` when none is set. */
-export interface WebhookJson {
-  readonly url: string | null;
-}
+/**
+ * An account's webhook as `GET /keys/webhook` shows it: its endpoint (URL and deliveries, never the
+ * secret), or `{ url: null }` when none is set.
+ */
+export type WebhookJson = WebhookEndpoint | { readonly url: null };
 
 /** The answer of `PUT /keys/webhook`: the only time the secret is shown. */
 export interface WebhookSetJson {
@@ -37,7 +38,7 @@ export interface WebhookSetJson {
 
 /** The webhook routes' operations, for one principal's account: what the `webhooks` option of `createKeyManager` takes. */
 export interface WebhookSettings {
-  /** `{ url }` of the account's endpoint, `{ url: null }` when none (ID token only). */
+  /** The account's endpoint, `{ url, deliveries }`, or `{ url: null }` when none (ID token only). */
   get(principal: Principal): Promise<WebhookJson>;
   /**
    * Sets the endpoint from a request body `{ "url": "https://…" }` (ID token only: an API key is
@@ -65,6 +66,12 @@ const webhookBodySchema = /* @__PURE__ */ lazySchema(() => z.strictObject({ url:
 
 function urlOfBody(body: unknown): unknown {
   return parseRequestBody(webhookBodySchema(), body, { request: 'invalid webhook', expected: 'expected {"url": "https://…"}' }).url;
+}
+
+/** The endpoint with the contract's fields only: whatever else a store hands back (its secret) is never shown. */
+function endpointJson({ url, deliveries: { pending, failed, lastFailure } }: WebhookEndpoint): WebhookEndpoint {
+  const last = lastFailure === null ? null : { at: lastFailure.at, reason: lastFailure.reason };
+  return { url, deliveries: { pending, failed, lastFailure: last } };
 }
 
 const notConfigured = (): Promise<never> => Promise.reject(new NotFoundError('webhooks are not configured'));
@@ -102,7 +109,8 @@ export function createWebhookSettings(options: WebhookOptions): WebhookSettings 
   return {
     async get(principal) {
       assertIdToken(principal);
-      return { url: await guard(() => store.urlOf(principal.accountId)) };
+      const endpoint = await guard(() => store.endpointOf(principal.accountId));
+      return endpoint === null ? { url: null } : endpointJson(endpoint);
     },
     async set(principal, body) {
       assertIdToken(principal);

@@ -4,7 +4,12 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isDeliverableAddress, isLoopbackAddress } from './webhook-address.js';
 
-/** How a delivery went: `delivered` on a 2xx; otherwise why not (never a secret, never the body). */
+/**
+ * How a delivery went: `delivered` on a 2xx; otherwise why not, a short classification shown to the
+ * account's owner: `answered <status>`, `timed out`, a refusal of the URL or address (`not an https
+ * URL`, `refused address <ip>`, ...), `failed (<error code>)` (`ECONNREFUSED`, `ENOTFOUND`,
+ * `CERT_HAS_EXPIRED`, ...) or `failed`. Never an error's message, the answer, a header or the secret.
+ */
 export type WebhookPostResult =
   | { readonly delivered: true; readonly status: number }
   | { readonly delivered: false; readonly reason: string };
@@ -17,6 +22,19 @@ export interface WebhookPostOptions {
   readonly timeoutMs: number;
   /** Resolves a host name to its addresses. Default `dns.lookup` with `all: true`. */
   readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+}
+
+/** A refusal made here: its message is a reason fit to show the owner. */
+class Refusal extends Error {}
+
+/** An error code (Node's, OpenSSL's) is a fixed word; anything else about the error stays out of the reason. */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+function reasonOf(error: unknown, timedOut: boolean): string {
+  if (timedOut) return 'timed out';
+  if (error instanceof Refusal) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ERROR_CODE.test(code) ? `failed (${code})` : 'failed';
 }
 
 async function systemResolve(hostname: string): Promise<readonly string[]> {
@@ -39,15 +57,15 @@ function literalOf(hostname: string): string | null {
 async function checkedAddress(url: URL, options: WebhookPostOptions): Promise<string> {
   const literal = literalOf(url.hostname);
   const addresses = literal !== null ? [literal] : await (options.resolve ?? systemResolve)(url.hostname);
-  if (addresses.length === 0) throw new Error('the host has no address');
+  if (addresses.length === 0) throw new Refusal('the host has no address');
   for (const address of addresses) {
-    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Error(`refused address ${address}`);
+    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Refusal(`refused address ${address}`);
   }
   return addresses[0] as string;
 }
 
 function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true }));
+  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Refusal('timed out')), { once: true }));
 }
 
 function pinnedLookup(address: string): LookupFunction {
@@ -63,7 +81,7 @@ function send(url: URL, request: RequestOptions, body: string): Promise<Incoming
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, request, resolve);
     req.once('error', reject);
-    req.once('timeout', () => req.destroy(new Error('timed out')));
+    req.once('timeout', () => req.destroy(new Refusal('timed out')));
     req.end(body);
   });
 }
@@ -89,9 +107,9 @@ export async function postWebhook(
   const timeout = AbortSignal.timeout(options.timeoutMs);
   try {
     const url = new URL(target);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowLoopback)) throw new Error('not an https URL');
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowLoopback)) throw new Refusal('not an https URL');
     const address = await Promise.race([checkedAddress(url, options), aborted(timeout)]);
-    if (url.protocol === 'http:' && !isLoopbackAddress(address)) throw new Error('http only to a loopback address');
+    if (url.protocol === 'http:' && !isLoopbackAddress(address)) throw new Refusal('http only to a loopback address');
     const res = await send(
       url,
       {
@@ -108,6 +126,6 @@ export async function postWebhook(
     const status = res.statusCode ?? 0;
     return status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `answered ${status}` };
   } catch (error) {
-    return { delivered: false, reason: timeout.aborted ? 'timed out' : error instanceof Error ? error.message : 'failed' };
+    return { delivered: false, reason: reasonOf(error, timeout.aborted) };
   }
 }

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { LocalWebhookReceiver } from '@drops/auth/testing';
 import { describe, expect, it } from 'vitest';
 import { postWebhook } from './safe-webhook-post.js';
@@ -85,6 +86,24 @@ describe('postWebhook', () => {
       delivered: false,
       reason: 'http only to a loopback address',
     });
+  });
+
+  it('gives a short classification as the reason (shown to the owner), never an error message carrying what it was given', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    expect(await post(`http://127.0.0.1:${closed}/hooks`, undefined, true)).toEqual({ delivered: false, reason: 'failed (ECONNREFUSED)' });
+    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example'), { code: 'ENOTFOUND' });
+    expect(await post('https://hooks.example/hooks', () => Promise.reject(unknownHost))).toEqual({
+      delivered: false,
+      reason: 'failed (ENOTFOUND)',
+    });
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const talkative = Object.assign(new Error(`could not send with ${secret}`), { code: `not a code ${secret}` });
+    expect(await post('https://hooks.example/hooks', () => Promise.reject(talkative))).toEqual({ delivered: false, reason: 'failed' });
   });
 
   it('connects to the checked address, not to what a second lookup would say (DNS pinned)', async () => {

@@ -1,5 +1,5 @@
 // Issue 26 item 5: key events delivered from the outbox, signed per Standard Webhooks, at least once.
-import { createKeyManager, createWebhookSettings, type KeyManager, type Principal } from '@drops/auth';
+import { createKeyManager, createWebhookSettings, type KeyManager, type Principal, type WebhookEndpoint } from '@drops/auth';
 import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,13 @@ async function deadOf(account: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** The account's endpoint as GET /keys/webhook shows it to its owner. */
+async function shown(account: string): Promise<WebhookEndpoint> {
+  const json = await keys.webhook.get(owner(account));
+  if (json.url === null) throw new Error(`${account} has no webhook`);
+  return json;
+}
+
 describe('webhook delivery from the outbox', () => {
   it('delivers a mint and a revoke, signed and verifiable, after the endpoint failed twice; never a secret in the payload', async () => {
     const r = await receiver((i) => ({ status: i < 2 ? 500 : 204 }));
@@ -166,6 +173,43 @@ describe('webhook delivery from the outbox', () => {
     await sender().runOnce();
     expect(await deadOf('acct_down')).toEqual([recent]);
     expect(r.received).toHaveLength(6);
+  });
+
+  it("shows the owner a delivery that ran out of retries (failed, last failure's status) and one waiting for a retry (pending), never the secret", async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    const webhooks = new PostgresWebhookStore({ db });
+    const { secret } = await keys.webhook.set(owner('acct_status'), { url: r.url });
+    expect(await webhooks.endpointOf('acct_status')).toEqual({ url: r.url, deliveries: { pending: 0, failed: 0, lastFailure: null } });
+    await keys.mint(owner('acct_status'));
+    expect((await shown('acct_status')).deliveries).toEqual({ pending: 1, failed: 0, lastFailure: null });
+    const before = Date.now();
+    sender([0, 0]);
+    await eventually(async () => ((await deadOf('acct_status')).length === 1 ? true : undefined));
+    await Promise.all(senders.splice(0).map((s) => s.stop()));
+    const dead = await shown('acct_status');
+    expect(dead).toEqual({
+      url: r.url,
+      deliveries: { pending: 0, failed: 1, lastFailure: { at: expect.any(String), reason: 'answered 500' } },
+    });
+    const at = Date.parse(dead.deliveries.lastFailure?.at ?? '');
+    expect(dead.deliveries.lastFailure?.at).toBe(new Date(at).toISOString());
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+
+    // A second event fails once and waits for its retry (an hour away): pending, the newest failure shown.
+    await keys.mint(owner('acct_status'));
+    const retrying = startWebhookSender({ db, retrySeconds: [3600], allowLoopback: true, intervalMs: 60_000 });
+    senders.push(retrying);
+    await retrying.runOnce();
+    const waiting = await shown('acct_status');
+    expect(waiting.deliveries).toMatchObject({ pending: 1, failed: 1, lastFailure: { reason: 'answered 500' } });
+    expect(Date.parse(waiting.deliveries.lastFailure?.at ?? '')).toBeGreaterThanOrEqual(at);
+    expect(JSON.stringify(waiting)).not.toContain(secret);
+    expect(JSON.stringify(dead)).not.toContain(secret);
+    const { rows } = await db.query<{ last_error: string | null }>(`select last_error from ${WEBHOOK_OUTBOX_TABLE} where account_id = $1`, [
+      'acct_status',
+    ]);
+    expect(rows.map((x) => x.last_error)).toEqual(['answered 500', 'answered 500']);
   });
 
   it('follows no redirect: a 302 is a failed attempt and its target is never asked', async () => {

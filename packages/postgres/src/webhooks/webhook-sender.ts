@@ -96,7 +96,8 @@ const PRUNE_EVERY_MS = 3_600_000;
  * the Standard Webhooks specification says (`webhook-id` `msg_<outbox id>`, `webhook-timestamp`,
  * `webhook-signature` `v1,<base64 HMAC-SHA256>` with the endpoint's `whsec_` secret) and POSTed by
  * {@link postWebhook}. A 2xx deletes the row; anything else schedules the next attempt after the
- * next delay of `retrySeconds`; after the last one the row is kept dead (`failed_at` set, never sent
+ * next delay of `retrySeconds`, recording why it failed (`reason`) and when, for the owner to see
+ * (`PostgresWebhookStore.endpointOf`); after the last one the row is kept dead (`failed_at` set, never sent
  * again; reported `givenUp`) for 30 days, then deleted.
  * Several instances may run one each on one database: each delivery is claimed by one at a time.
  * Nothing here runs on a request's path: a slow endpoint holds one of `concurrency` slots, never a
@@ -140,12 +141,18 @@ export function startWebhookSender(options: WebhookSenderOptions): WebhookSender
       return;
     }
     const delay = retrySeconds[row.attempts - 1];
+    // The reason is shown to the account's owner (GET /keys/webhook): postWebhook's classification only.
     if (delay === undefined) {
-      await db.query(`update ${WEBHOOK_OUTBOX_TABLE} set failed_at = now(), locked_until = null where id = $1`, [row.id]);
+      await db.query(
+        `update ${WEBHOOK_OUTBOX_TABLE} set failed_at = now(), locked_until = null, last_error = $2, last_error_at = now() where id = $1`,
+        [row.id, result.reason],
+      );
     } else {
       await db.query(
-        `update ${WEBHOOK_OUTBOX_TABLE} set next_attempt_at = now() + make_interval(secs => $2), locked_until = null where id = $1`,
-        [row.id, delay],
+        `update ${WEBHOOK_OUTBOX_TABLE}
+           set next_attempt_at = now() + make_interval(secs => $2), locked_until = null, last_error = $3, last_error_at = now()
+           where id = $1`,
+        [row.id, delay, result.reason],
       );
     }
     options.onDelivery?.({ kind: 'failed', ...report, reason: result.reason, givenUp: delay === undefined });
