@@ -51,7 +51,8 @@ export interface WebhookDeliveries {
   /**
    * The latest failed attempt among the deliveries still held, pending or failed: when (RFC 3339,
    * UTC) and why, a short classification such as `answered 500`, `timed out` or
-   * `refused address 10.0.0.1` (never the endpoint's answer, a header or the secret). `null` when none failed.
+   * `refused: not a public address` (never the endpoint's answer, a header, the secret, or what
+   * an inner name resolved to). `null` when none failed.
    */
   readonly lastFailure: { readonly at: string; readonly reason: string } | null;
 }

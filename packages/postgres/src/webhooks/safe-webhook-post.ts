@@ -7,7 +7,7 @@ import { isDeliverableAddress, isLoopbackAddress } from './webhook-address.js';
 /**
  * How a delivery went: `delivered` on a 2xx; otherwise why not, a short classification shown to the
  * account's owner: `answered <status>`, `timed out`, a refusal of the URL or address (`not an https
- * URL`, `refused address <ip>`, ...), `failed (<error code>)` (`ECONNREFUSED`, `ENOTFOUND`,
+ * URL`, `refused: not a public address`, ...), `failed (<error code>)` (`ECONNREFUSED`, `ENOTFOUND`,
  * `CERT_HAS_EXPIRED`, ...) or `failed`. Never an error's message, the answer, a header or the secret.
  */
 export type WebhookPostResult =
@@ -59,7 +59,8 @@ async function checkedAddress(url: URL, options: WebhookPostOptions): Promise<st
   const addresses = literal !== null ? [literal] : await (options.resolve ?? systemResolve)(url.hostname);
   if (addresses.length === 0) throw new Refusal('the host has no address');
   for (const address of addresses) {
-    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Refusal(`refused address ${address}`);
+    // Not which address: the owner sees this reason, and an inner name's address is the operator's.
+    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Refusal('refused: not a public address');
   }
   return addresses[0] as string;
 }
