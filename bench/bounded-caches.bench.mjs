@@ -19,7 +19,7 @@ const IDS = 1_000_000;
 
 const { VerifiedTokenCache } = await tsImport('../packages/auth/src/id-token/verified-token-cache.ts', import.meta.url);
 const { ActiveKeyCache } = await tsImport('../packages/postgres/src/active-key-cache.ts', import.meta.url);
-const { CoherentKeyCache } = await tsImport('../packages/postgres/src/coherent-key-cache.ts', import.meta.url);
+const { CoherentKeyCache } = await tsImport('../packages/postgres/src/lease/coherent-key-cache.ts', import.meta.url);
 
 /** `insert(id, i)` over the ids in turn, without end: each call of the result is one insert. */
 function cycling(ids, insert) {
