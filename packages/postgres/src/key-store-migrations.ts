@@ -567,6 +567,9 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         return null;
       end
       $fn$;
+      -- Its lookup of the key's 'revoked' event runs at every revocation's commit: by index, not
+      -- by a scan of every event ever written.
+      create index ${KEY_EVENTS_TABLE}_revoked_by_key on ${KEY_EVENTS_TABLE} (key_id) where type = 'revoked';
       create constraint trigger ${KEYS_TABLE}_revoked_event
         after update of revoked_at on ${KEYS_TABLE}
         deferrable initially deferred

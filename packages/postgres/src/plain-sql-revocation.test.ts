@@ -4,7 +4,7 @@
 // went on accepting a key revoked by a plain UPDATE for as long as it kept it in memory.
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { describe, expect, it } from 'vitest';
-import { KEYS_TABLE, REVISION_TABLE } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE } from './key-store-migrations.js';
 import { cachedOn } from './test-support/cached-on.js';
 import { twoCachingStores } from './test-support/two-caching-stores.js';
 
@@ -83,6 +83,22 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
       { revoked_revision: rows[0]!.revision },
     ]);
     await refusedEverywhere([id!]);
+  });
+
+  it("the commit-time check for a revocation's event looks the key up by index, not by reading the whole event log", async () => {
+    // Every revocation (the API's too: drops_auth_revoke_key updates revoked_at) runs migration
+    // 10's deferred trigger, which asks whether the key's 'revoked' event exists. Without an index
+    // on the key, that is a scan of every event ever written, at every revocation's commit.
+    const plan = await stores.sql.transaction(async (tx) => {
+      await tx.query('set local enable_seqscan = off');
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+        `explain select 1 from ${KEY_EVENTS_TABLE} e where e.key_id = $1 and e.type = 'revoked'`,
+        ['0'.repeat(64)],
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain(`${KEY_EVENTS_TABLE}_revoked_by_key`);
+    expect(plan).not.toContain('Seq Scan');
   });
 
   // Last: it empties the table.
