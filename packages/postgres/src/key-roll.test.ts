@@ -3,6 +3,7 @@
 // announces it like a revocation), and drops every key of a revokeAll before it resolves.
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { describe, expect, it } from 'vitest';
+import { KEY_EVENTS_TABLE, KEYS_TABLE } from './key-store-migrations.js';
 import { cachedOn } from './test-support/cached-on.js';
 import { twoCachingStores } from './test-support/two-caching-stores.js';
 
@@ -32,5 +33,25 @@ describe('roll and revokeAll across caching instances', () => {
     for (const k of keys) await cachedOn(b, k.id);
     expect(await a.revokeAll('acct_revoke_all_cached', { at: new Date() })).toBe(3);
     for (const k of keys) expect(await b.findActive(k.id)).toBeNull();
+  });
+
+  it('revokeAll of an account with 12,001 keys revokes every one, in one transaction of several statements', async () => {
+    const { a, b, sql } = stores;
+    const ids = Array.from({ length: 12_001 }, () => sampleKeyRecord().id);
+    await sql.query(
+      `insert into ${KEYS_TABLE} (id, account_id, prefix, created_at) select id, 'acct_revoke_all_many', left(id, 10), now() from unnest($1::text[]) as id`,
+      [ids],
+    );
+    const other = sampleKeyRecord({ accountId: 'acct_revoke_all_other' });
+    await a.create(other);
+    expect(await a.revokeAll('acct_revoke_all_many', { at: new Date() })).toBe(ids.length);
+    const { rows } = await sql.query<{ active: number; events: number }>(
+      `select (select count(*)::int from ${KEYS_TABLE} where account_id = $1 and revoked_at is null) as active,
+              (select count(*)::int from ${KEY_EVENTS_TABLE} where account_id = $1 and type = 'revoked') as events`,
+      ['acct_revoke_all_many'],
+    );
+    expect(rows[0]).toEqual({ active: 0, events: ids.length });
+    for (const id of [ids[0]!, ids[5_000]!, ids[12_000]!]) expect(await b.findActive(id)).toBeNull();
+    expect(await b.findActive(other.id)).toEqual({ id: other.id, accountId: 'acct_revoke_all_other', expiresAt: null });
   });
 });

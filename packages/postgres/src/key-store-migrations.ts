@@ -95,6 +95,21 @@ const REVOKE_FUNCTION = REVOKE_KEY_FUNCTION;
  */
 export const REVOCATION_PENDING_FUNCTION = 'drops_auth_revocation_pending';
 const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
+/**
+ * Takes the next revision for a change in this transaction (migration 5): the first take updates
+ * the revision row (its lock, held to commit, orders revisions as commits); later ones count in a
+ * transaction-local setting, and the row gets the last one at commit. Every announcing trigger
+ * uses it, so a transaction that changes n keys updates the row twice, not n times (n updates
+ * of one row in one transaction each walk the versions made before it: quadratic). @internal
+ */
+export const TAKE_REVISION_FUNCTION = 'drops_auth_take_revision';
+/**
+ * The revision this transaction has taken last, or the committed one if it took none: what a
+ * minter or roller reads in its transaction to wait for (migration 5). @internal
+ */
+export const TAKEN_REVISION_FUNCTION = 'drops_auth_taken_revision';
+/** The transaction-local setting holding the revisions taken since the row was last written. @internal */
+const TAKEN_SETTING = 'drops_auth.revision_taken';
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
@@ -308,13 +323,58 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // acknowledge the revision as for the function. The function keeps its signature and identity
     // and now leaves the revision and the NOTIFY to the trigger (one announcement per key).
     // Expand only: instances built on migration 4 call the function as before.
+    //
+    // Revisions are taken with ${TAKE_REVISION_FUNCTION}(): the first in a transaction updates the
+    // revision row (taking its lock until commit, so revisions are in commit order); the next ones
+    // count in the transaction-local setting ${TAKEN_SETTING}; a deferred trigger writes the last
+    // one to the row at commit (and clears the setting, so a take after SET CONSTRAINTS ... IMMEDIATE
+    // updates the row again). Readers in the transaction use ${TAKEN_REVISION_FUNCTION}(); other
+    // sessions see only committed rows, where the last revision is.
     sql: `
+      create function ${TAKE_REVISION_FUNCTION}() returns bigint
+        language plpgsql volatile as $fn$
+      declare
+        taken text := coalesce(current_setting('${TAKEN_SETTING}', true), '');
+        next_revision bigint;
+      begin
+        if taken = '' then
+          update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        else
+          next_revision := taken::bigint + 1;
+        end if;
+        perform set_config('${TAKEN_SETTING}', next_revision::text, true);
+        return next_revision;
+      end
+      $fn$;
+
+      create function ${TAKEN_REVISION_FUNCTION}() returns bigint
+        language sql volatile as $fn$
+        select coalesce(nullif(current_setting('${TAKEN_SETTING}', true), '')::bigint, (select revision from ${REVISION_TABLE}))
+      $fn$;
+
+      create function drops_auth_store_taken_revision() returns trigger
+        language plpgsql volatile as $fn$
+      declare
+        taken text := coalesce(current_setting('${TAKEN_SETTING}', true), '');
+      begin
+        if taken <> '' then
+          perform set_config('${TAKEN_SETTING}', '', true);
+          update ${REVISION_TABLE} r set revision = taken::bigint where r.revision < taken::bigint;
+        end if;
+        return null;
+      end
+      $fn$;
+      create constraint trigger ${REVISION_TABLE}_taken_stored
+        after update on ${REVISION_TABLE}
+        deferrable initially deferred
+        for each row execute function drops_auth_store_taken_revision();
+
       create function ${ANNOUNCE_FUNCTION}() returns trigger
         language plpgsql volatile as $fn$
       declare
         next_revision bigint;
       begin
-        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        next_revision := ${TAKE_REVISION_FUNCTION}();
         if tg_level = 'STATEMENT' then
           perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':*');
           return null;
@@ -468,7 +528,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       declare
         next_revision bigint;
       begin
-        update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
+        next_revision := ${TAKE_REVISION_FUNCTION}();
         perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || tg_argv[0] || new.id);
         return new;
       end
@@ -586,11 +646,10 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // the minter, which reads the revision in its transaction (it holds the counter row's lock),
     // waits for the instances' acknowledgements of it.
     //
-    // An INSERT is announced once per statement (its transition table): the statement takes n
-    // revisions in one update of the revision row and NOTIFYs each new key with its own, in order,
-    // so listeners apply every one (they skip a revision already applied). Per row, a bulk INSERT
-    // (a seed, an import) updated the one revision row once per key, each update walking the
-    // versions the transaction had made before it: quadratic (a million rows did not finish).
+    // An INSERT is announced once per statement (its transition table): each new key takes its
+    // own revision (${TAKE_REVISION_FUNCTION}, migration 5: one update of the revision row per
+    // transaction) and is NOTIFYed with it, in order, so listeners apply every one (they skip a
+    // revision already applied).
     // Above BULK_ANNOUNCEMENT_KEYS (10,000) keys the statement takes one revision and NOTIFYs
     // `<revision>:!` instead (a bulk change): a listener then looks every id up in the database
     // until it has re-read the membership in the background. A million announcements at once held
@@ -605,7 +664,6 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         language plpgsql volatile as $fn$
       declare
         minted_count bigint;
-        next_revision bigint;
         minted_id text;
       begin
         select count(*) into minted_count from minted where revoked_at is null;
@@ -613,15 +671,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           return null;
         end if;
         if minted_count > ${BULK_ANNOUNCEMENT_KEYS} then
-          update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
-          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':!');
+          perform pg_notify('${REVOCATIONS_CHANNEL}', ${TAKE_REVISION_FUNCTION}()::text || ':!');
           return null;
         end if;
-        update ${REVISION_TABLE} r set revision = r.revision + minted_count
-          returning r.revision - minted_count into next_revision;
         for minted_id in select id from minted where revoked_at is null loop
-          next_revision := next_revision + 1;
-          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':+' || minted_id);
+          perform pg_notify('${REVOCATIONS_CHANNEL}', ${TAKE_REVISION_FUNCTION}()::text || ':+' || minted_id);
         end loop;
         return null;
       end

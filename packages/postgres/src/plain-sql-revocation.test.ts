@@ -6,6 +6,7 @@ import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE } from './key-store-migrations.js';
 import { cachedOn } from './test-support/cached-on.js';
+import { revisionRowUpdates } from './test-support/revision-row-updates.js';
 import { twoCachingStores } from './test-support/two-caching-stores.js';
 
 /** Two caching instances, A and B, and the operator's connection (`sql`): plain SQL, no store. */
@@ -83,6 +84,34 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
       { revoked_revision: rows[0]!.revision },
     ]);
     await refusedEverywhere([id!]);
+  });
+
+  it('revoking 2,000 keys in one transaction takes 2,000 consecutive revisions, updating the revision row once before the commit', async () => {
+    const ids = Array.from({ length: 2_000 }, () => sampleKeyRecord().id);
+    await stores.sql.query(
+      `insert into ${KEYS_TABLE} (id, account_id, prefix, created_at) select id, 'acct_plain_many', left(id, 10), now() from unnest($1::text[]) as id`,
+      [ids],
+    );
+    await untilNoInstanceIsBehind();
+    expect(await stores.b.findActive(ids[0]!)).toEqual({ id: ids[0], accountId: 'acct_plain_many', expiresAt: null });
+    const { updates, revisions } = await stores.sql.transaction(async (tx) => {
+      const before = await revisionRowUpdates(tx);
+      const { rows } = await tx.query<{ revoked: boolean; revision: string }>(
+        'select f.revoked, f.revision::text as revision from unnest($1::text[]) as r(id), lateral drops_auth_revoke_key(r.id) f',
+        [ids],
+      );
+      expect(rows.every((r) => r.revoked)).toBe(true);
+      // Once per revision, each update walked every version the transaction had made: quadratic.
+      return { updates: (await revisionRowUpdates(tx)) - before, revisions: rows.map((r) => Number(r.revision)) };
+    });
+    expect(updates).toBe(1);
+    const sorted = [...revisions].sort((x, y) => x - y);
+    expect(new Set(sorted).size).toBe(ids.length);
+    expect(sorted[sorted.length - 1]! - sorted[0]!).toBe(ids.length - 1);
+    // Committed: the row holds the last revision taken, which every instance then acknowledges.
+    const { rows } = await stores.sql.query<{ revision: string }>(`select revision::text as revision from ${REVISION_TABLE}`);
+    expect(Number(rows[0]!.revision)).toBe(sorted[sorted.length - 1]);
+    await refusedEverywhere(ids.filter((_, i) => i % 50 === 0));
   });
 
   it("the commit-time check for a revocation's event looks the key up by index, not by reading the whole event log", async () => {

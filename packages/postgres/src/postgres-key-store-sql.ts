@@ -1,5 +1,5 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE, REVOKE_KEY_FUNCTION } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
 
 /**
  * First half of the two-int advisory lock key that serialises one account's mints (the second is
@@ -23,7 +23,7 @@ export const SQL = {
     select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
   // After a mint, in its transaction: the revision its announcement took (migration 11's trigger
   // took the counter row's lock, so this is ours), for the store to wait on.
-  mintRevision: `select revision::text as revision from ${REVISION_TABLE}`,
+  mintRevision: `select ${TAKEN_REVISION_FUNCTION}()::text as revision`,
   // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
   // by a statement that starts once the lock is held, sees every earlier mint committed.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
@@ -57,7 +57,7 @@ export const SQL = {
     select expires_at from k`,
   // Read after rollOld in its transaction: the revision its announcement took (the row is locked
   // by it), for the roller to wait on.
-  currentRevision: `select revision from ${REVISION_TABLE}`,
+  currentRevision: `select ${TAKEN_REVISION_FUNCTION}()::text as revision`,
   // Every active key of one account, locked in id order (as lockKeys), for DELETE /keys.
   lockAccountActiveKeys: `select id from ${KEYS_TABLE} where account_id = $1 and revoked_at is null order by id for update`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { DedicatedSession } from '../dedicated-session.js';
 import { openPostgres } from '../open-postgres.js';
 import type { PostgresKeyStore } from '../postgres-key-store.js';
-import type { Queryable, SqlExecutor } from '../queryable.js';
+import type { Queryable } from '../queryable.js';
 import { BULK_ANNOUNCEMENT_KEYS, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
+import { revisionRowUpdates } from '../test-support/revision-row-updates.js';
 import { storesPerTest } from '../test-support/stores-per-test.js';
 
 // docs/revocation.md#membership, on a real PostgreSQL: every instance holds the ids of all active
@@ -36,17 +37,6 @@ async function committedTransactions(): Promise<number> {
   const { rows } = await stores.direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
     stores.database.name,
   ]);
-  return Number(rows[0]?.n);
-}
-
-/**
- * This session's updates of the revision row so far; counted before and after a statement, the
- * difference is the statement's (the counts may hold earlier transactions not yet reported).
- */
-async function revisionRowUpdates(tx: SqlExecutor): Promise<number> {
-  const { rows } = await tx.query<{ n: string }>(
-    "select n_tup_upd::text as n from pg_stat_xact_user_tables where relname = 'drops_auth_revision'",
-  );
   return Number(rows[0]?.n);
 }
 
@@ -169,7 +159,7 @@ describe('membership of active keys under the lease', () => {
       // One update per statement, not per row (per row, each update walks every version of the
       // row the transaction made before it: quadratic).
       const updates = (await revisionRowUpdates(tx)) - before;
-      const read = await tx.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+      const read = await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision');
       return { revisionUpdates: updates, revision: read.rows[0]!.revision };
     });
     expect(revisionUpdates).toBe(1);
@@ -202,7 +192,7 @@ describe('membership of active keys under the lease', () => {
         [keys.map((k) => k.id)],
       );
       expect((await revisionRowUpdates(tx)) - before).toBe(1);
-      return (await tx.query<{ revision: string }>('select revision::text as revision from drops_auth_revision')).rows[0]!.revision;
+      return (await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision')).rows[0]!.revision;
     });
     await eventually(() => (heard.length > 0 ? true : undefined));
     expect(heard).toEqual([`${revision}:!`]);
