@@ -10,6 +10,8 @@ import {
   REVISION_TABLE,
   REVOCATION_PENDING_FUNCTION,
   REVOKE_KEY_FUNCTION,
+  TAKE_REVISION_FUNCTION,
+  TAKEN_REVISION_FUNCTION,
 } from './key-store-migrations.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 
@@ -40,5 +42,7 @@ export function grantKeyStoreSql(role: string): string {
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz) ${to}`,
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz, text, text, text, text, text) ${to}`,
     `grant execute on function ${REVOCATION_PENDING_FUNCTION}(bigint) ${to}`,
+    // Called by every announcing trigger, and by the store in a mint's or roll's transaction.
+    `grant execute on function ${TAKE_REVISION_FUNCTION}(), ${TAKEN_REVISION_FUNCTION}() ${to}`,
   ].join(';\n')};\n`;
 }
