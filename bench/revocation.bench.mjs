@@ -34,11 +34,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const ms = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`;
 
+/**
+ * Until `store` answers `id` from memory. An instance that lost its lease (C, after its partition)
+ * answers 503 until it has a new one and its membership: waited for here, for at most 30 s.
+ */
 async function cached(store, id) {
+  const until = performance.now() + 30_000;
   for (;;) {
-    const answer = store.findActive(id);
-    if (!(answer instanceof Promise)) return;
-    await answer;
+    try {
+      const answer = store.findActive(id);
+      if (!(answer instanceof Promise)) return;
+      await answer;
+    } catch (error) {
+      if (error?.status !== 503 || performance.now() > until) throw error;
+    }
     await sleep(5);
   }
 }
