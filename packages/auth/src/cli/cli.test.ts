@@ -68,6 +68,7 @@ describe('drops-auth', () => {
     expect(help.stdout).toContain('key-id');
     expect(help.stdout).toContain('scan <paths...>');
     expect(help.stdout).toContain('revoke --url <base> [files]');
+    expect(help.stdout).toContain('keys roll <id> --url <base>');
     const bare = run([]);
     expect(bare.status).toBe(2);
     expect(bare.stderr).toMatch(/Usage: drops-auth/);

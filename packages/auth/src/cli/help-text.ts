@@ -2,8 +2,8 @@
 export const MAIN_HELP = `Usage: drops-auth <command> [options]
 
 Tools for drops API keys. key-id and scan are offline; revoke and scan --revoke send the keys
-they find to your drops server to revoke them; keys lists your keys with the credential in
-DROPS_API_KEY; nothing else talks to the network.
+they find to your drops server to revoke them; keys lists your keys and keys roll replaces one,
+with the credential in DROPS_API_KEY; nothing else talks to the network.
 
 Commands:
   key-id                         read an API key on stdin, print its id and prefix
@@ -11,6 +11,7 @@ Commands:
   scan --revoke <base> <paths>   the same, then revoke every key found by value
   revoke --url <base> [files]    revoke by value the keys in the files, or on stdin
   keys --url <base>              list the account's keys and when each expires (DROPS_API_KEY)
+  keys roll <id> --url <base>    mint the replacement of a key; the old one works for a grace (ID token)
 
 Options:
   -h, --help        show help (also: drops-auth <command> --help)
