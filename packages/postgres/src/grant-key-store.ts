@@ -12,6 +12,7 @@ import {
   REVOKE_KEY_FUNCTION,
   TAKE_REVISION_FUNCTION,
   TAKEN_REVISION_FUNCTION,
+  ANNOUNCE_CHANGE_FUNCTION,
 } from './key-store-migrations.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 
@@ -43,6 +44,6 @@ export function grantKeyStoreSql(role: string): string {
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz, text, text, text, text, text) ${to}`,
     `grant execute on function ${REVOCATION_PENDING_FUNCTION}(bigint) ${to}`,
     // Called by every announcing trigger, and by the store in a mint's or roll's transaction.
-    `grant execute on function ${TAKE_REVISION_FUNCTION}(), ${TAKEN_REVISION_FUNCTION}() ${to}`,
+    `grant execute on function ${TAKE_REVISION_FUNCTION}(), ${TAKEN_REVISION_FUNCTION}(), ${ANNOUNCE_CHANGE_FUNCTION}(text) ${to}`,
   ].join(';\n')};\n`;
 }

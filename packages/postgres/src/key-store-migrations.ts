@@ -110,6 +110,16 @@ export const TAKE_REVISION_FUNCTION = 'drops_auth_take_revision';
 export const TAKEN_REVISION_FUNCTION = 'drops_auth_taken_revision';
 /** The transaction-local setting holding the revisions taken since the row was last written. @internal */
 const TAKEN_SETTING = 'drops_auth.revision_taken';
+/**
+ * The function every announcing trigger calls with its change (`<id>`, `+<id>`, `~<id>`, `*`, `!`):
+ * it takes the next revision and NOTIFYs `<revision>:<change>`, for at most
+ * {@link BULK_ANNOUNCEMENT_KEYS} announcements in one transaction; past that, the transaction's
+ * further changes are announced as one bulk change, `<last revision>:!`, at its commit (migration 5).
+ * @internal
+ */
+export const ANNOUNCE_CHANGE_FUNCTION = 'drops_auth_announce';
+/** The transaction-local setting counting the announcements made since the row was last written. @internal */
+const ANNOUNCED_SETTING = 'drops_auth.announced';
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
@@ -128,8 +138,9 @@ export const ANNOUNCE_KEY_FUNCTION = 'drops_auth_announce_key';
  */
 export const ANNOUNCE_MINTED_FUNCTION = 'drops_auth_announce_minted';
 /**
- * Above this many keys, one INSERT is announced as a bulk change (`<revision>:!`, one revision)
- * rather than key by key (migration 11). @internal
+ * At most this many changes of keys are announced one by one in a transaction; the rest are one
+ * bulk change (`<revision>:!`) at its commit (migration 5), and one INSERT of more keys than this is
+ * announced as a bulk change at once (one revision, migration 11). @internal
  */
 export const BULK_ANNOUNCEMENT_KEYS = 10_000;
 
@@ -330,6 +341,14 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
     // one to the row at commit (and clears the setting, so a take after SET CONSTRAINTS ... IMMEDIATE
     // updates the row again). Readers in the transaction use ${TAKEN_REVISION_FUNCTION}(); other
     // sessions see only committed rows, where the last revision is.
+    //
+    // Every announcing trigger calls ${ANNOUNCE_CHANGE_FUNCTION}(change): it takes the revision and
+    // NOTIFYs it, for the first ${BULK_ANNOUNCEMENT_KEYS} announcements of a transaction (counted in
+    // ${ANNOUNCED_SETTING}); the later ones take their revisions unannounced, and the deferred trigger
+    // NOTIFYs one bulk change, `<last revision>:!`, at commit. Listeners apply a bulk change by
+    // dropping every key they keep and re-reading the membership (migration 11), so a plain-SQL
+    // revocation of a million keys is about 10,000 announcements, not a million: a million arriving
+    // at once held every listener past its lease renewal (503s everywhere).
     sql: `
       create function ${TAKE_REVISION_FUNCTION}() returns bigint
         language plpgsql volatile as $fn$
@@ -360,6 +379,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         if taken <> '' then
           perform set_config('${TAKEN_SETTING}', '', true);
           update ${REVISION_TABLE} r set revision = taken::bigint where r.revision < taken::bigint;
+          -- Changes past the announcement bound went unannounced: one bulk change covers them all.
+          if coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint > ${BULK_ANNOUNCEMENT_KEYS} then
+            perform pg_notify('${REVOCATIONS_CHANNEL}', taken || ':!');
+          end if;
+          perform set_config('${ANNOUNCED_SETTING}', '', true);
         end if;
         return null;
       end
@@ -369,17 +393,30 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         deferrable initially deferred
         for each row execute function drops_auth_store_taken_revision();
 
+      create function ${ANNOUNCE_CHANGE_FUNCTION}(change text) returns bigint
+        language plpgsql volatile as $fn$
+      declare
+        next_revision bigint := ${TAKE_REVISION_FUNCTION}();
+        announced bigint := coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint + 1;
+      begin
+        perform set_config('${ANNOUNCED_SETTING}', announced::text, true);
+        if announced <= ${BULK_ANNOUNCEMENT_KEYS} then
+          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || change);
+        end if;
+        return next_revision;
+      end
+      $fn$;
+
       create function ${ANNOUNCE_FUNCTION}() returns trigger
         language plpgsql volatile as $fn$
       declare
         next_revision bigint;
       begin
-        next_revision := ${TAKE_REVISION_FUNCTION}();
         if tg_level = 'STATEMENT' then
-          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':*');
+          perform ${ANNOUNCE_CHANGE_FUNCTION}('*');
           return null;
         end if;
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || old.id);
+        next_revision := ${ANNOUNCE_CHANGE_FUNCTION}(old.id);
         if tg_op = 'UPDATE' and new.revoked_at is not null then
           new.revoked_revision := next_revision;
         end if;
@@ -525,11 +562,8 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       -- DELETE; folding it in would be a branch per marker, not one body.
       create function ${ANNOUNCE_KEY_FUNCTION}() returns trigger
         language plpgsql volatile as $fn$
-      declare
-        next_revision bigint;
       begin
-        next_revision := ${TAKE_REVISION_FUNCTION}();
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || tg_argv[0] || new.id);
+        perform ${ANNOUNCE_CHANGE_FUNCTION}(tg_argv[0] || new.id);
         return new;
       end
       $fn$;
@@ -671,11 +705,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           return null;
         end if;
         if minted_count > ${BULK_ANNOUNCEMENT_KEYS} then
-          perform pg_notify('${REVOCATIONS_CHANNEL}', ${TAKE_REVISION_FUNCTION}()::text || ':!');
+          perform ${ANNOUNCE_CHANGE_FUNCTION}('!');
           return null;
         end if;
         for minted_id in select id from minted where revoked_at is null loop
-          perform pg_notify('${REVOCATIONS_CHANNEL}', ${TAKE_REVISION_FUNCTION}()::text || ':+' || minted_id);
+          perform ${ANNOUNCE_CHANGE_FUNCTION}('+' || minted_id);
         end loop;
         return null;
       end

@@ -283,6 +283,20 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get(id('22222222'))).toBeNull();
   });
 
+  it('a bulk change empties the kept keys (it may have revoked them), and a read from before it is not kept', () => {
+    const { cache } = cacheAt();
+    cache.building();
+    cache.built(new KeyMembership(new Uint32Array(0)), 5);
+    cache.granted(7_000, 5);
+    cache.remember(key, cache.generation);
+    const readBefore = cache.generation;
+    expect(cache.get('k1')).toBe(key);
+    cache.announced(6, '!'); // a transaction revoked more keys than are announced one by one
+    expect(cache.get('k1')).toBeUndefined(); // the database decides
+    cache.remember(key, readBefore);
+    expect(cache.get('k1')).toBeUndefined();
+  });
+
   it('a renewal in time extends the lease and keeps what it holds', () => {
     const { cache, clock } = cacheAt();
     cache.granted(7_000, 0);

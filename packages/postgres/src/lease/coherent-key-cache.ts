@@ -15,7 +15,8 @@ import type { KeyMembership } from './key-membership.js';
  *
  * Under the same lease it holds the {@link KeyMembership} of every active id, kept current by the
  * announcements (`<revision>:+<id>` a key became active, `<revision>:<id>` it went, `*` all went),
- * applied in revision order. A bulk change (`!`: one INSERT of many keys) makes the membership
+ * applied in revision order. A bulk change (`!`: one INSERT of many keys, or a transaction that
+ * changed more keys than are announced one by one) empties the kept keys and makes the membership
  * stale: until it is re-read ({@link rebuilt}) every id not kept is looked up in the database
  * ({@link stale}), which is also what lets the instance acknowledge that revision at once. It answers only while {@link held}: the lease is valid, the
  * membership built, and every revision the lease claims to have seen applied. Otherwise the store
@@ -148,13 +149,14 @@ export class CoherentKeyCache {
 
   /**
    * An announcement: `+<id>` became active, `~<id>` changed but stays active (its expiry got
-   * shorter: the cached copy is stale), `<id>` went, `*` every key went, `!` many keys became
-   * active at once (the membership is {@link stale} until re-read).
+   * shorter: the cached copy is stale), `<id>` went, `*` every key went, `!` many keys changed at
+   * once (became active or went: no key kept is trusted, and the membership is {@link stale} until
+   * re-read).
    */
   announced(revision: number, id: string): void {
     if (id[0] === '~') this.#keys.drop(id.slice(1));
     else if (id !== '*' && id !== '!' && id[0] !== '+') this.#keys.drop(id);
-    if (id === '*') this.#keys.clear();
+    if (id === '*' || id === '!') this.#keys.clear();
     const members = this.#members;
     if (members === null) {
       this.#heard.push({ revision, id });

@@ -6,6 +6,7 @@ import { openPostgres } from '../open-postgres.js';
 import type { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { BULK_ANNOUNCEMENT_KEYS, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
+import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
 import { revisionRowUpdates } from '../test-support/revision-row-updates.js';
@@ -217,5 +218,50 @@ describe('membership of active keys under the lease', () => {
     expect(counting.count() - before).toBe(0);
     const last = keys[keys.length - 1]!;
     expect(await b.findActive(last.id)).toEqual({ id: last.id, accountId: 'acct_bulk_many', expiresAt: null });
+  });
+  it('a transaction revoking more than 10,000 keys announces 10,000 one by one and the rest as one bulk change at commit; no kept key survives it', async () => {
+    const b = await store();
+    const keys = Array.from({ length: BULK_ANNOUNCEMENT_KEYS + 500 }, () => sampleKeyRecord({ accountId: 'acct_bulk_revoke' }));
+    const minted = await stores.direct.transaction(async (tx) => {
+      await tx.query(
+        `insert into drops_auth_keys (id, account_id, prefix, created_at)
+           select id, 'acct_bulk_revoke', left(id, 10), now() from unnest($1::text[]) as id`,
+        [keys.map((k) => k.id)],
+      );
+      return (await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision')).rows[0]!.revision;
+    });
+    await eventually(async () => {
+      const { rows } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [minted]);
+      return rows[0]?.n === 0 ? true : undefined;
+    });
+    // B keeps some of them in memory, wherever the UPDATE happens to reach them.
+    const kept = keys.filter((_, i) => i % 200 === 0);
+    for (const key of kept) await cachedOn(b, key.id);
+
+    const listener = await stores.database.pool().connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`listen ${REVOCATIONS_CHANNEL}`);
+    let revision: string;
+    try {
+      revision = await stores.direct.transaction(async (tx) => {
+        await tx.query(`update drops_auth_keys set revoked_at = now() where account_id = 'acct_bulk_revoke'`);
+        return (await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision')).rows[0]!.revision;
+      });
+      await eventually(() => (heard.at(-1) === `${revision}:!` ? true : undefined));
+    } finally {
+      listener.release();
+    }
+    expect(heard).toHaveLength(BULK_ANNOUNCEMENT_KEYS + 1);
+    expect(new Set(heard.slice(0, -1).map((payload) => payload.split(':')[1])).size).toBe(BULK_ANNOUNCEMENT_KEYS);
+
+    await eventually(async () => {
+      const { rows } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
+      return rows[0]?.n === 0 ? true : undefined;
+    });
+    // Acknowledged: B refuses every key it kept, announced one by one or only in the bulk change.
+    for (const key of kept) expect(await outcome(b, key.id)).toBe('refused');
+    expect(await outcome(b, keys.at(-1)!.id)).toBe('refused');
+    expect(await outcome(b, randomId())).toBe('refused');
   });
 });

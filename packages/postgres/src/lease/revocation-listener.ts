@@ -150,8 +150,8 @@ export class RevocationListener {
       if (channel !== REVOCATIONS_CHANNEL) return;
       const colon = payload.indexOf(':');
       const revision = Number(payload.slice(0, colon));
-      // '<id>' went, '+<id>' became active, '*' the key table was truncated, '!' many keys became
-      // active at once (the membership is re-read, see #rebuildIfStale).
+      // '<id>' went, '+<id>' became active, '~<id>' changed, '*' the key table was truncated, '!'
+      // many keys changed at once (the membership is re-read, see #rebuildIfStale).
       o.cache.announced(revision, payload.slice(colon + 1));
       if (revision > processed) processed = revision;
       this.#wake?.(); // acknowledge now
