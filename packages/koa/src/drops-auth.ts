@@ -25,8 +25,9 @@ export interface DropsAuthKoa {
    */
   optionalAuth(options?: AuthMiddlewareOptions): Middleware<OptionalDropsAuthState>;
   /**
-   * A `@koa/router` router with `POST /keys` (ID token only), `GET /keys` and
-   * `DELETE /keys/:id`. Mount it with `app.use(router.routes())`; it answers its own 404 and 405.
+   * A `@koa/router` router with the `/keys` routes: `POST /keys`, `GET /keys`, `DELETE /keys`,
+   * `GET /keys/events`, `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys`
+   * has webhooks (mint, roll, revoke all and webhook take an ID token only). Mount it with `app.use(router.routes())`; it answers its own 404 and 405.
    * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413.
    * Throws `TypeError` when `dropsAuth` was created without `keys`, or for a bad option.
    */
