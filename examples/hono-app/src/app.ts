@@ -44,7 +44,7 @@ export function createApp({ authenticator, keys, log, clientIp }: AppOptions): H
   // #endregion
 
   // #region hono-keys
-  // POST /keys (ID token only), GET /keys, GET /keys/events, DELETE /keys/:id; every method and
+  // every /keys route (mint, list, events, revoke, roll, revoke all, webhook); every method and
   // path under /keys is authenticated first.
   app.route('/keys', auth.keysRoutes());
   // #endregion
