@@ -8,17 +8,10 @@ import { KEY_EVENTS_TABLE, KEY_STORE_NAMESPACE, keyStoreMigrations, migrateKeySt
 import { migrate } from './migrate.js';
 import { freshDatabase } from './test-support/fresh-database.js';
 import { twoCachingStores } from './test-support/two-caching-stores.js';
+import { untilAcknowledged } from './test-support/until-acknowledged.js';
 
 /** A, the instance that mints; B, a peer that caches; `sql`, the operator's connection. */
 const stores = twoCachingStores('operator');
-
-async function waitUntilNoInstanceAccepts(revision: string): Promise<void> {
-  for (;;) {
-    const { rows } = await stores.sql.query<{ pending: number }>('select drops_auth_revocation_pending($1) as pending', [revision]);
-    if (rows[0]?.pending === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('revoking in SQL (an operator)', () => {
   it('records the revocation as an operator event, and every instance refuses the key once nothing is pending', async () => {
@@ -30,7 +23,7 @@ describe('revoking in SQL (an operator)', () => {
       key.id,
     ]);
     expect(rows).toEqual([{ revoked: true, revision: expect.any(String) }]);
-    await waitUntilNoInstanceAccepts(rows[0]!.revision);
+    await untilAcknowledged(stores.sql, rows[0]!.revision);
     expect(await peer.findActive(key.id)).toBeNull();
     const { events } = await store.listEvents('acct_operator', { limit: 10 });
     expect(events[0]).toEqual({

@@ -15,6 +15,7 @@ import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { cachedOn } from './test-support/cached-on.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { untilAcknowledged } from './test-support/until-acknowledged.js';
 
 /** The newest migration's version (versions may skip a number while work lands in parallel). */
 const LATEST_VERSION = Math.max(...keyStoreMigrations.map((m) => m.version));
@@ -71,11 +72,7 @@ describe('applying the next migration under running instances', () => {
     // A plain-SQL revocation reaches the instances.
     await deploy.query(`update ${KEYS_TABLE} set revoked_at = now() where id = $1`, [kept[0]!.id]);
     const { rows } = await deploy.query<{ revision: string }>('select revision from drops_auth_revision');
-    for (;;) {
-      const pending = await deploy.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
-      if (pending.rows[0]?.n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilAcknowledged(deploy, rows[0]!.revision);
     expect(await a.findActive(kept[0]!.id)).toBeNull();
     expect(await b.findActive(kept[0]!.id)).toBeNull();
     expect(await c.findActive(kept[0]!.id)).toBeNull();

@@ -10,6 +10,7 @@ import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
 import { storesPerTest } from '../test-support/stores-per-test.js';
+import { untilAcknowledged } from '../test-support/until-acknowledged.js';
 import type { RevocationWait } from './wait-for-acknowledgements.js';
 
 // docs/revocation.md, on a real PostgreSQL: several stores on one database, some reaching it
@@ -88,12 +89,7 @@ describe('the lease-coherent key cache', () => {
       [key.id],
     );
     expect(rows[0]?.revoked).toBe(true);
-    await eventually(async () => {
-      const { rows: pending } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [
-        rows[0]?.revision,
-      ]);
-      return pending[0]?.n === 0 ? true : undefined;
-    });
+    await untilAcknowledged(stores.direct, rows[0]!.revision);
     expect(await a.findActive(key.id)).toBeNull();
     expect(await b.findActive(key.id)).toBeNull();
     const { rows: stored } = await stores.direct.query(`select revoked_at is not null as revoked from ${KEYS_TABLE} where id = $1`, [

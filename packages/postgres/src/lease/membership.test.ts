@@ -11,6 +11,7 @@ import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
 import { revisionRowUpdates } from '../test-support/revision-row-updates.js';
 import { storesPerTest } from '../test-support/stores-per-test.js';
+import { untilAcknowledged } from '../test-support/until-acknowledged.js';
 
 // docs/revocation.md#membership, on a real PostgreSQL: every instance holds the ids of all active
 // keys under its lease, so unknown and revoked ids cost no query, and a mint resolves only once
@@ -137,11 +138,7 @@ describe('membership of active keys under the lease', () => {
       key.prefix,
     ]);
     const { rows } = await stores.direct.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
-    for (;;) {
-      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
-      if (pending.rows[0]?.n === 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilAcknowledged(stores.direct, rows[0]!.revision);
     expect(await a.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_sql', expiresAt: null });
   });
 
@@ -164,11 +161,7 @@ describe('membership of active keys under the lease', () => {
       return { revisionUpdates: updates, revision: read.rows[0]!.revision };
     });
     expect(revisionUpdates).toBe(1);
-    for (;;) {
-      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
-      if (pending.rows[0]?.n === 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilAcknowledged(stores.direct, revision);
     // Each key was announced with its own revision, so none is skipped as already applied.
     for (const key of keys) {
       expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_bulk', expiresAt: null });
@@ -198,11 +191,7 @@ describe('membership of active keys under the lease', () => {
     await eventually(() => (heard.length > 0 ? true : undefined));
     expect(heard).toEqual([`${revision}:!`]);
     listener.release();
-    for (;;) {
-      const pending = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
-      if (pending.rows[0]?.n === 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilAcknowledged(stores.direct, revision);
     // Acknowledged, so B accepts every one of them now (from the database while its set is stale).
     for (const key of keys.filter((_, i) => i % 20 === 0)) {
       expect(await b.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_bulk_many', expiresAt: null });
@@ -230,10 +219,7 @@ describe('membership of active keys under the lease', () => {
       );
       return (await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision')).rows[0]!.revision;
     });
-    await eventually(async () => {
-      const { rows } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [minted]);
-      return rows[0]?.n === 0 ? true : undefined;
-    });
+    await untilAcknowledged(stores.direct, minted);
     // B keeps some of them in memory, wherever the UPDATE happens to reach them.
     const kept = keys.filter((_, i) => i % 200 === 0);
     for (const key of kept) await cachedOn(b, key.id);
@@ -255,10 +241,7 @@ describe('membership of active keys under the lease', () => {
     expect(heard).toHaveLength(BULK_ANNOUNCEMENT_KEYS + 1);
     expect(new Set(heard.slice(0, -1).map((payload) => payload.split(':')[1])).size).toBe(BULK_ANNOUNCEMENT_KEYS);
 
-    await eventually(async () => {
-      const { rows } = await stores.direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
-      return rows[0]?.n === 0 ? true : undefined;
-    });
+    await untilAcknowledged(stores.direct, revision);
     // Acknowledged: B refuses every key it kept, announced one by one or only in the bulk change.
     for (const key of kept) expect(await outcome(b, key.id)).toBe('refused');
     expect(await outcome(b, keys.at(-1)!.id)).toBe('refused');
