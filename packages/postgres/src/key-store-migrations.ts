@@ -120,6 +120,8 @@ const TAKEN_SETTING = 'drops_auth.revision_taken';
 export const ANNOUNCE_CHANGE_FUNCTION = 'drops_auth_announce';
 /** The transaction-local setting counting the announcements made since the row was last written. @internal */
 const ANNOUNCED_SETTING = 'drops_auth.announced';
+/** SQL: the announcements this transaction has made so far (0 before the first). */
+const ANNOUNCED_COUNT = `coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint`;
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
@@ -380,7 +382,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           perform set_config('${TAKEN_SETTING}', '', true);
           update ${REVISION_TABLE} r set revision = taken::bigint where r.revision < taken::bigint;
           -- Changes past the announcement bound went unannounced: one bulk change covers them all.
-          if coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint > ${BULK_ANNOUNCEMENT_KEYS} then
+          if ${ANNOUNCED_COUNT} > ${BULK_ANNOUNCEMENT_KEYS} then
             perform pg_notify('${REVOCATIONS_CHANNEL}', taken || ':!');
           end if;
           perform set_config('${ANNOUNCED_SETTING}', '', true);
@@ -397,7 +399,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         language plpgsql volatile as $fn$
       declare
         next_revision bigint := ${TAKE_REVISION_FUNCTION}();
-        announced bigint := coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint + 1;
+        announced bigint := ${ANNOUNCED_COUNT} + 1;
       begin
         perform set_config('${ANNOUNCED_SETTING}', announced::text, true);
         if announced <= ${BULK_ANNOUNCEMENT_KEYS} then
