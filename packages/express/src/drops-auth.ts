@@ -24,7 +24,8 @@ export interface DropsAuthExpress {
   /**
    * The `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
    * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; the
-   * mint, roll, revoke-all and webhook routes take an ID token only), to mount at `/keys`. Every method and path below is authenticated first. `bodyLimit` (bytes, default
+   * mint, roll, revoke-all and webhook routes take an ID token only), to mount at `/keys`. Every
+   * method and path below is authenticated first. `bodyLimit` (bytes, default
    * 16 384) caps the `POST /keys` body. Needs `keys`.
    */
   keysRouter(options?: KeysRouterOptions): Router;

@@ -26,7 +26,8 @@ export interface DropsAuthFastify {
   /**
    * A plugin with the `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
    * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; mint,
-   * roll, revoke all and webhook take an ID token only): `await app.register(auth.keysRoutes, { prefix: '/keys' })`. It answers its
+   * roll, revoke all and webhook take an ID token only):
+   * `await app.register(auth.keysRoutes, { prefix: '/keys' })`. It answers its
    * own 404 and 405 and reads its own bodies (the app's parsers never see them: a malformed body
    * with no valid credential is the uniform 401). `bodyLimit` (bytes, default 16 384) caps the
    * `POST /keys` body; over it a 413. Registering it without a fixed prefix, without `keys` given

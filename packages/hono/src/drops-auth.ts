@@ -37,7 +37,8 @@ export interface DropsAuthHono {
   /**
    * A Hono app with the `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
    * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; mint,
-   * roll, revoke all and webhook take an ID token only), to mount with `app.route('/keys', auth.keysRoutes())`. Every method and
+   * roll, revoke all and webhook take an ID token only), to mount with
+   * `app.route('/keys', auth.keysRoutes())`. Every method and
    * path under the mount path is authenticated first: without a valid credential the uniform
    * 401, never a 404 or 405; authenticated, other methods a 405 with `Allow`, deeper paths a 404.
    * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413. Throws

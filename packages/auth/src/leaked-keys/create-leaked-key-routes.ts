@@ -70,7 +70,8 @@ export interface LeakedKeyRoutes {
  * a `TypeError` naming `where`): `POST /credentials/revoke` (anyone holding a leaked key revokes
  * it: always the same `202`, rate limited per client) and, unless `githubSecretScanning` is
  * `false`, `POST /secret-scanning/github` (signed alerts, checked against GitHub's key list by
- * default; with `false`, `githubSecretScanning` is `null` and the route is not served). An adapter routes a request to one of them and writes the
+ * default; with `false`, `githubSecretScanning` is `null` and the route is not served). An
+ * adapter routes a request to one of them and writes the
  * answer, or the `DropsAuthError` it rejects with, as the exact bytes.
  *
  * @example
