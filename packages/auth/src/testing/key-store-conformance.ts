@@ -5,6 +5,7 @@ import { describeKeyEventConformance } from './key-event-conformance.js';
 import { describePendingRevocationConformance } from './pending-revocation-conformance.js';
 import { describeKeyExpiryConformance } from './key-expiry-conformance.js';
 import { describeKeyRollConformance } from './key-roll-conformance.js';
+import { describeKeyRaceConformance } from './key-race-conformance.js';
 import { keyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
@@ -288,6 +289,7 @@ export function describeKeyStoreConformance(
     describePendingRevocationConformance(suite);
     describeKeyExpiryConformance(suite);
     describeKeyRollConformance(suite);
+    describeKeyRaceConformance(suite);
 
     itPersistent('keeps keys and revocations across a reopen', async ({ store, reopen }) => {
       const kept = sampleKeyRecord();
