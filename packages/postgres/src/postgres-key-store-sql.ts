@@ -2,8 +2,9 @@ import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRec
 import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
 
 /**
- * First half of the two-int advisory lock key that serialises one account's mints (the second is
- * a hash of the account id). The two-int key space is apart from `migrate()`'s bigint lock.
+ * First half of the two-int advisory lock key that serialises one account's mints, rolls and
+ * revoke-alls (the second is a hash of the account id). The two-int key space is apart from
+ * `migrate()`'s bigint lock.
  */
 const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 
@@ -24,8 +25,9 @@ export const SQL = {
   // After a mint, in its transaction: the revision its announcement took (migration 11's trigger
   // took the counter row's lock, so this is ours), for the store to wait on.
   mintRevision: `select ${TAKEN_REVISION_FUNCTION}()::text as revision`,
-  // Mints of one account take turns on this lock (transaction-scoped), so the count below, read
-  // by a statement that starts once the lock is held, sees every earlier mint committed.
+  // Mints, rolls and revoke-alls of one account take turns on this lock (transaction-scoped), so a
+  // statement that starts once the lock is held (the count below, the keys revokeAll locks) sees
+  // every earlier one committed. It is always the transaction's first lock: no deadlock.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
   // Insert only below the limit (the count reads the partial index of active keys by account),
   // with its 'minted' event when it inserts. $16: the key a roll replaces, else null.
@@ -58,7 +60,8 @@ export const SQL = {
   // Read after rollOld in its transaction: the revision its announcement took (the row is locked
   // by it), for the roller to wait on.
   currentRevision: `select ${TAKEN_REVISION_FUNCTION}()::text as revision`,
-  // Every active key of one account, locked in id order (as lockKeys), for DELETE /keys.
+  // Every active key of one account, locked in id order (as lockKeys), for DELETE /keys: read once
+  // the account lock is held, so a mint or roll is wholly before it (its key is here) or after it.
   lockAccountActiveKeys: `select id from ${KEYS_TABLE} where account_id = $1 and revoked_at is null order by id for update`,
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
   // account_id and expires_at: revoked and unknown ids take this same query and the same work. An

@@ -348,14 +348,18 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /**
-   * Revokes every active key of the account in one transaction (its keys locked in id order, as
-   * `revokeMany` locks), one `'revoked'` event each, then one wait for the highest revision.
+   * Revokes every active key of the account in one transaction (the account's lock, as mints and
+   * rolls take it, then its keys locked in id order, as `revokeMany` locks), one `'revoked'` event
+   * each, then one wait for the highest revision. The account lock makes it serial with the
+   * account's mints and rolls: a key a roll inserts is revoked too, or the roll finds its old key
+   * revoked.
    */
   async revokeAll(accountId: string, { at, event, report }: RevokeOptions): Promise<number> {
     let rows: { id: string; revoked: boolean; revision: string | null }[];
     try {
       rows = await this.#db.transaction(async (tx) => {
         const o = { timeoutMs: this.#timeoutMs };
+        await tx.query(SQL.lockAccountKeys, [accountId], o);
         const { rows: locked } = await tx.query<{ id: string }>(SQL.lockAccountActiveKeys, [accountId], o);
         if (locked.length === 0) return [];
         const ids = locked.map((r) => r.id);
