@@ -200,6 +200,9 @@ export interface KeyStore {
   /**
    * Revokes every active key of the account in one transaction, with one `'revoked'` event each,
    * and resolves how many it revoked once no instance accepts any of them (one wait, as `revoke`'s).
+   * Serial with the account's `createWithinLimit` and `roll` on any store over the same data (on
+   * PostgreSQL it takes their account lock): a key one of them stores is revoked and counted, or
+   * stored after, never stored unseen while its old key is revoked.
    */
   revokeAll(accountId: string, options: RevokeOptions): Promise<number>;
   /**

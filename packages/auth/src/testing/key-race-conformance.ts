@@ -8,7 +8,7 @@ import { sampleKeyRecord } from './sample-key-record.js';
 const EVENT: KeyEventContext = { source: 'api', actor: 'user_race', ip: null, userAgent: null, url: null };
 const HOUR = 3_600_000;
 /** Races per test: enough that a store without one serialization point per account fails. */
-const RACES = 24;
+const RACES = 16;
 /** Each operation of a race starts up to this long after the first: the attack's window was 3 ms. */
 const MAX_JITTER_MS = 4;
 
@@ -39,7 +39,13 @@ async function run(store: KeyStore, race: Race, op: LifecycleOp): Promise<string
     case 'mint':
       return (await store.createWithinLimit(key(op.id), op.maxActive, EVENT)) ? 'stored' : 'limit';
     case 'roll': {
-      const rolled = await store.roll({ oldId: op.oldId, key: key(op.id), graceEndsAt: new Date(op.graceEndsAt), maxActive: op.maxActive, event: EVENT });
+      const rolled = await store.roll({
+        oldId: op.oldId,
+        key: key(op.id),
+        graceEndsAt: new Date(op.graceEndsAt),
+        maxActive: op.maxActive,
+        event: EVENT,
+      });
       return rolled.status === 'rolled' ? `rolled until ${rolled.oldExpiresAt.getTime()}` : rolled.status;
     }
     case 'revoke':
@@ -64,7 +70,7 @@ async function viewsAfter(instances: readonly KeyStore[], ids: readonly string[]
  */
 async function assertSerial(instances: readonly KeyStore[], race: Race): Promise<void> {
   const [store] = instances;
-  for (const { record } of race.start) await store!.create(record);
+  await Promise.all(race.start.map(({ record }) => store!.create(record)));
   const now = store!.now();
   const answers = await Promise.all(
     race.ops.map(async (op, i) => {
@@ -100,7 +106,9 @@ function againstRevokeAll(store: KeyStore, ops: (start: readonly StartKey[]) => 
 /** A random race: keys that never expire, expire later, or expired; revokeAll and up to three operations on them and each other's keys. */
 function randomRace(store: KeyStore): Race {
   const accountId = `acct_race_${++races}`;
-  const start = [null, null, HOUR / 2, 2 * HOUR, -HOUR].slice(0, 2 + Math.floor(Math.random() * 4)).map((e) => startKey(store, accountId, e));
+  const start = [null, null, HOUR / 2, 2 * HOUR, -HOUR]
+    .slice(0, 2 + Math.floor(Math.random() * 4))
+    .map((e) => startKey(store, accountId, e));
   const newIds = [newId(), newId(), newId()];
   const targets = [...start.map((k) => k.record.id), ...newIds];
   const maxActive = pick([start.length, start.length + 1, 100]);
@@ -131,14 +139,20 @@ export function describeKeyRaceConformance({ describe, it, harness }: KeyStoreSu
     it('revokeAll racing a roll: the roll’s new key is revoked too, or the roll finds its key revoked', async () => {
       const [store] = instances();
       for (let i = 0; i < RACES; i++) {
-        const race = againstRevokeAll(store!, ([old]) => [{ kind: 'roll', oldId: old!.record.id, id: newId(), graceEndsAt: graceEnd(store!), maxActive: 100 }]);
+        const race = againstRevokeAll(store!, ([old]) => [
+          { kind: 'roll', oldId: old!.record.id, id: newId(), graceEndsAt: graceEnd(store!), maxActive: 100 },
+        ]);
         await assertSerial(instances(), race);
       }
     });
 
     it('revokeAll racing a mint: the new key is revoked and counted, or live and not counted', async () => {
       const [store] = instances();
-      for (let i = 0; i < RACES; i++) await assertSerial(instances(), againstRevokeAll(store!, () => [{ kind: 'mint', id: newId(), maxActive: 100 }]));
+      for (let i = 0; i < RACES; i++)
+        await assertSerial(
+          instances(),
+          againstRevokeAll(store!, () => [{ kind: 'mint', id: newId(), maxActive: 100 }]),
+        );
     });
 
     it('random races of mint, roll, revoke and revokeAll, with expired keys, match a serial order', async () => {
