@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
   // request passes through.
   useRequestContext(app, { logger: deps.logger, metrics: deps.metrics ?? null, lifecycle: deps.lifecycle });
 
-  // User content never runs with the API's origin: on the drops host (DROPS_ORIGIN) only drops are
+  // User content never runs with the API's origin: on the drops host (config.dropsOrigin) only drops are
   // served; anywhere, every answer under /d/ and /v/ is sandboxed (an opaque origin).
   const { dropsOrigin } = deps.config;
   if (dropsOrigin !== null) app.use(dropsHostOnly(dropsOrigin, serveRoutes(ctx)));

@@ -51,7 +51,7 @@ export function createApp({ authenticator, keys, log }: AppOptions): Koa {
 
   const app = new Koa();
   app.use(requestLogger(log));
-  app.use(auth.keysRouter().routes()); // drops auth: POST /keys, GET /keys, DELETE /keys/:id
+  app.use(auth.keysRouter().routes()); // drops auth: every /keys route
   app.use(bodyParser());
   app.use(router.routes()).use(router.allowedMethods());
   return app;

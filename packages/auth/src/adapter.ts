@@ -9,6 +9,7 @@ export {
   type KeyRouteRequest,
 } from './key-routes/create-key-routes.js';
 export type { KeyRoutesOptions } from './key-routes/key-routes-options.js';
+export { KEY_ROUTES, KEY_ROUTE_PATHS, type KeyRoute, type KeyRouteCredentials, type KeyRouteName } from './key-routes/key-route-table.js';
 export {
   createLeakedKeyRoutes,
   REVOKE_CREDENTIALS_PATH,

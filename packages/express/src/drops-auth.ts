@@ -22,9 +22,8 @@ export interface DropsAuthExpress {
   /** Like `requireAuth()`, but no `Authorization` header at all passes with `req.auth = null`; a bad one is still the 401. */
   optionalAuth(options?: AuthMiddlewareOptions): RequestHandler;
   /**
-   * The `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
-   * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; the
-   * mint, roll, revoke-all and webhook routes take an ID token only), to mount at `/keys`. Every
+   * The `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md says what
+   * each answers), to mount at `/keys`. Every
    * method and path below is authenticated first. `bodyLimit` (bytes, default
    * 16 384) caps the `POST /keys` body. Needs `keys`.
    */

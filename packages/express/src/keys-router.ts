@@ -1,5 +1,5 @@
 import type { Authenticator, KeyManager, KeyRoutesOptions } from '@drops/auth';
-import { authorizationOfNodeRequest, createKeyRoutes, writeNodeAnswer } from '@drops/auth/adapter';
+import { authorizationOfNodeRequest, createKeyRoutes, KEY_ROUTE_PATHS, writeNodeAnswer } from '@drops/auth/adapter';
 import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
@@ -36,13 +36,11 @@ export function createKeysRouter(
     });
     writeNodeAnswer(res, answer, req.auth);
   });
-  // Every path goes to the one core; the routes are declared so that Express names the one that
-  // answered (`req.route`: `/keys/:id` in an access log), the last layer takes the rest.
+  // Every path goes to the one core; the core's paths are declared (literal ones first) so that
+  // Express names the one that answered (`req.route`: `/keys/:id` in an access log), the last
+  // layer takes the rest.
   const router = Router();
-  router.all('/', handle);
-  router.all('/events', handle);
-  router.all('/:id', handle);
-  router.all('/:id/roll', handle);
+  for (const path of KEY_ROUTE_PATHS) router.all(path, handle);
   router.use(handle);
   // Express refuses an id it cannot percent-decode (`/keys/%E0%A4%A`) before any handler: the
   // core answers it too, credential first, as for any other bad id.

@@ -24,9 +24,8 @@ export interface DropsAuthFastify {
    */
   optionalAuth(options?: AuthHookOptions): AuthHook;
   /**
-   * A plugin with the `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
-   * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; mint,
-   * roll, revoke all and webhook take an ID token only):
+   * A plugin with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md
+   * says what each answers):
    * `await app.register(auth.keysRoutes, { prefix: '/keys' })`. It answers its
    * own 404 and 405 and reads its own bodies (the app's parsers never see them: a malformed body
    * with no valid credential is the uniform 401). `bodyLimit` (bytes, default 16 384) caps the

@@ -35,10 +35,8 @@ export interface DropsAuthHono {
    */
   optionalAuth(options?: AuthMiddlewareOptions): MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }>;
   /**
-   * A Hono app with the `/keys` routes (`POST /keys`, `GET /keys`, `DELETE /keys`, `GET /keys/events`,
-   * `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys` has webhooks; mint,
-   * roll, revoke all and webhook take an ID token only), to mount with
-   * `app.route('/keys', auth.keysRoutes())`. Every method and
+   * A Hono app with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md
+   * says what each answers), to mount with `app.route('/keys', auth.keysRoutes())`. Every method and
    * path under the mount path is authenticated first: without a valid credential the uniform
    * 401, never a 404 or 405; authenticated, other methods a 405 with `Allow`, deeper paths a 404.
    * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413. Throws

@@ -25,9 +25,8 @@ export interface DropsAuthKoa {
    */
   optionalAuth(options?: AuthMiddlewareOptions): Middleware<OptionalDropsAuthState>;
   /**
-   * A `@koa/router` router with the `/keys` routes: `POST /keys`, `GET /keys`, `DELETE /keys`,
-   * `GET /keys/events`, `DELETE /keys/:id`, `POST /keys/:id/roll`, and `/keys/webhook` when `keys`
-   * has webhooks (mint, roll, revoke all and webhook take an ID token only). Mount it with
+   * A `@koa/router` router with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`;
+   * docs/reference-server.md says what each answers). Mount it with
    * `app.use(router.routes())`; it answers its own 404 and 405.
    * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413.
    * Throws `TypeError` when `dropsAuth` was created without `keys`, or for a bad option.

@@ -84,7 +84,6 @@ export const ACKS_CHANNEL = 'drops_auth_acks';
  * ```
  */
 export const REVOKE_KEY_FUNCTION = 'drops_auth_revoke_key';
-const REVOKE_FUNCTION = REVOKE_KEY_FUNCTION;
 /**
  * How many caching instances may still accept a key revoked at `revision`: 0 means none.
  *
@@ -94,7 +93,6 @@ const REVOKE_FUNCTION = REVOKE_KEY_FUNCTION;
  * ```
  */
 export const REVOCATION_PENDING_FUNCTION = 'drops_auth_revocation_pending';
-const PENDING_FUNCTION = REVOCATION_PENDING_FUNCTION;
 /**
  * Takes the next revision for a change in this transaction (migration 5): the first take updates
  * the revision row (its lock, held to commit, orders revisions as commits); later ones count in a
@@ -124,7 +122,6 @@ const ANNOUNCED_SETTING = 'drops_auth.announced';
 const ANNOUNCED_COUNT = `coalesce(nullif(current_setting('${ANNOUNCED_SETTING}', true), ''), '0')::bigint`;
 /** The trigger function that announces every change taking an active key away (migration 5). @internal */
 export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
-const ANNOUNCE_FUNCTION = ANNOUNCE_REVOCATION_FUNCTION;
 /**
  * The trigger function that announces a key still (or newly) active, payload
  * `<revision><marker><key id>` with the marker its trigger's argument (migration 9): `~` for an
@@ -219,7 +216,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       create index ${LEASES_TABLE}_by_instance on ${LEASES_TABLE} (instance_id);
       alter table ${KEYS_TABLE} add column revoked_revision bigint;
 
-      create function ${REVOKE_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
+      create function ${REVOKE_KEY_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
         returns table (revoked boolean, revision bigint)
         language plpgsql volatile as $fn$
       declare
@@ -242,7 +239,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       end
       $fn$;
 
-      create function ${PENDING_FUNCTION}(revision bigint) returns integer
+      create function ${REVOCATION_PENDING_FUNCTION}(revision bigint) returns integer
         language sql stable as $fn$
         select count(*)::integer from ${LEASES_TABLE} l where l.expires_at > now() and l.seen_revision < $1
       $fn$;
@@ -275,7 +272,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       );
       create index ${KEY_EVENTS_TABLE}_by_account on ${KEY_EVENTS_TABLE} (account_id, seq desc);
 
-      create function ${REVOKE_FUNCTION}(
+      create function ${REVOKE_KEY_FUNCTION}(
         key_id text,
         for_account text,
         at timestamptz,
@@ -294,34 +291,34 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         found_name text;
         next_revision bigint;
       begin
-        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_FUNCTION}.at
-          where k.id = ${REVOKE_FUNCTION}.key_id
-            and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_KEY_FUNCTION}.at
+          where k.id = ${REVOKE_KEY_FUNCTION}.key_id
+            and (${REVOKE_KEY_FUNCTION}.for_account is null or k.account_id = ${REVOKE_KEY_FUNCTION}.for_account)
             and k.revoked_at is null
           returning k.id, k.account_id, k.prefix, k.name into found_id, found_account, found_prefix, found_name;
         if found_id is null then
           -- Already revoked (or unknown): the revision that revoked it, for the caller to wait on.
           return query select false, k.revoked_revision from ${KEYS_TABLE} k
-            where k.id = ${REVOKE_FUNCTION}.key_id
-              and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+            where k.id = ${REVOKE_KEY_FUNCTION}.key_id
+              and (${REVOKE_KEY_FUNCTION}.for_account is null or k.account_id = ${REVOKE_KEY_FUNCTION}.for_account)
               and k.revoked_at is not null;
           return;
         end if;
         update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
         update ${KEYS_TABLE} k set revoked_revision = next_revision where k.id = found_id;
         insert into ${KEY_EVENTS_TABLE} (account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url)
-          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_FUNCTION}.at,
-            ${REVOKE_FUNCTION}.source, ${REVOKE_FUNCTION}.actor, ${REVOKE_FUNCTION}.ip,
-            ${REVOKE_FUNCTION}.user_agent, ${REVOKE_FUNCTION}.url);
+          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_KEY_FUNCTION}.at,
+            ${REVOKE_KEY_FUNCTION}.source, ${REVOKE_KEY_FUNCTION}.actor, ${REVOKE_KEY_FUNCTION}.ip,
+            ${REVOKE_KEY_FUNCTION}.user_agent, ${REVOKE_KEY_FUNCTION}.url);
         perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || found_id);
         return query select true, next_revision;
       end
       $fn$;
 
-      create or replace function ${REVOKE_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
+      create or replace function ${REVOKE_KEY_FUNCTION}(key_id text, for_account text default null, at timestamptz default now())
         returns table (revoked boolean, revision bigint)
         language sql volatile as $fn$
-        select * from ${REVOKE_FUNCTION}($1, $2, $3, 'operator', session_user::text)
+        select * from ${REVOKE_KEY_FUNCTION}($1, $2, $3, 'operator', session_user::text)
       $fn$;
     `,
   },
@@ -409,7 +406,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       end
       $fn$;
 
-      create function ${ANNOUNCE_FUNCTION}() returns trigger
+      create function ${ANNOUNCE_REVOCATION_FUNCTION}() returns trigger
         language plpgsql volatile as $fn$
       declare
         next_revision bigint;
@@ -430,17 +427,17 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         before update of revoked_at, id, account_id on ${KEYS_TABLE}
         for each row
         when (old.revoked_at is null and (new.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
-        execute function ${ANNOUNCE_FUNCTION}();
+        execute function ${ANNOUNCE_REVOCATION_FUNCTION}();
       create trigger ${KEYS_TABLE}_deleted
         after delete on ${KEYS_TABLE}
         for each row when (old.revoked_at is null)
-        execute function ${ANNOUNCE_FUNCTION}();
+        execute function ${ANNOUNCE_REVOCATION_FUNCTION}();
       create trigger ${KEYS_TABLE}_truncated
         after truncate on ${KEYS_TABLE}
         for each statement
-        execute function ${ANNOUNCE_FUNCTION}();
+        execute function ${ANNOUNCE_REVOCATION_FUNCTION}();
 
-      create or replace function ${REVOKE_FUNCTION}(
+      create or replace function ${REVOKE_KEY_FUNCTION}(
         key_id text,
         for_account text,
         at timestamptz,
@@ -460,24 +457,24 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         found_revision bigint;
       begin
         -- The trigger takes the revision, sets revoked_revision and NOTIFYs.
-        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_FUNCTION}.at
-          where k.id = ${REVOKE_FUNCTION}.key_id
-            and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+        update ${KEYS_TABLE} k set revoked_at = ${REVOKE_KEY_FUNCTION}.at
+          where k.id = ${REVOKE_KEY_FUNCTION}.key_id
+            and (${REVOKE_KEY_FUNCTION}.for_account is null or k.account_id = ${REVOKE_KEY_FUNCTION}.for_account)
             and k.revoked_at is null
           returning k.id, k.account_id, k.prefix, k.name, k.revoked_revision
           into found_id, found_account, found_prefix, found_name, found_revision;
         if found_id is null then
           -- Already revoked (or unknown): the revision that revoked it, for the caller to wait on.
           return query select false, k.revoked_revision from ${KEYS_TABLE} k
-            where k.id = ${REVOKE_FUNCTION}.key_id
-              and (${REVOKE_FUNCTION}.for_account is null or k.account_id = ${REVOKE_FUNCTION}.for_account)
+            where k.id = ${REVOKE_KEY_FUNCTION}.key_id
+              and (${REVOKE_KEY_FUNCTION}.for_account is null or k.account_id = ${REVOKE_KEY_FUNCTION}.for_account)
               and k.revoked_at is not null;
           return;
         end if;
         insert into ${KEY_EVENTS_TABLE} (account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url)
-          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_FUNCTION}.at,
-            ${REVOKE_FUNCTION}.source, ${REVOKE_FUNCTION}.actor, ${REVOKE_FUNCTION}.ip,
-            ${REVOKE_FUNCTION}.user_agent, ${REVOKE_FUNCTION}.url);
+          values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_KEY_FUNCTION}.at,
+            ${REVOKE_KEY_FUNCTION}.source, ${REVOKE_KEY_FUNCTION}.actor, ${REVOKE_KEY_FUNCTION}.ip,
+            ${REVOKE_KEY_FUNCTION}.user_agent, ${REVOKE_KEY_FUNCTION}.url);
         return query select true, found_revision;
       end
       $fn$;

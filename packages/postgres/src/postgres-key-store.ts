@@ -125,7 +125,7 @@ export class PostgresKeyStore implements KeyStore {
     } catch (error) {
       throw creationError(error);
     }
-    await this.#waitForMint(revision);
+    await this.#waitFor(revision);
   }
 
   async #mintRevision(tx: SqlExecutor): Promise<number> {
@@ -134,15 +134,6 @@ export class PostgresKeyStore implements KeyStore {
       timeoutMs: this.#timeoutMs,
     });
     return Number(rows[0]?.revision ?? 0);
-  }
-
-  /**
-   * A mint resolves once every instance holding a lease knows the key (acknowledged its revision,
-   * or its lease expired): from then on it works everywhere. If the wait fails the caller answers
-   * 503 and the secret is never shown, so the key committed meanwhile can never be used.
-   */
-  async #waitForMint(revision: number): Promise<void> {
-    await this.#waitFor(revision);
   }
 
   /**
@@ -161,7 +152,7 @@ export class PostgresKeyStore implements KeyStore {
       throw creationError(error);
     }
     if (minted === null) return false;
-    await this.#waitForMint(minted);
+    await this.#waitFor(minted);
     return true;
   }
 
@@ -400,7 +391,11 @@ export class PostgresKeyStore implements KeyStore {
     report?.({ instancesAcknowledged: wait.acknowledged, leasesExpired: wait.expired });
   }
 
-  /** Until no instance holding a lease has yet to apply `revision` (a mint or a revocation). */
+  /**
+   * Until no instance holding a lease has yet to apply `revision` (a mint or a revocation). A mint
+   * resolves after it, so the key works everywhere from then on; if the wait fails the caller
+   * answers 503 and the secret is never shown, so the key committed meanwhile can never be used.
+   */
   #waitFor(revision: number): Promise<RevocationWait> {
     const cache = this.#cache;
     return waitForAcknowledgements({
@@ -441,7 +436,6 @@ export class PostgresKeyStore implements KeyStore {
     this.#uses.record(id, at, info);
   }
 
-  /** Writes the uses recorded so far now, instead of at the next interval. */
   /**
    * The database's time (ms since the epoch): the process's clock plus the offset measured from the
    * lease renewals and the lookups of expiring keys, so every instance refuses an expired key at
@@ -469,6 +463,7 @@ export class PostgresKeyStore implements KeyStore {
     );
   }
 
+  /** Writes the uses recorded so far now, instead of at the next interval. */
   flushUses(): Promise<void> {
     return this.#uses.flush();
   }

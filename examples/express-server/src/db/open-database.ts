@@ -10,12 +10,13 @@ import {
 } from '@drops/auth-postgres';
 import { mkdir } from 'node:fs/promises';
 import type { DatabaseConfig } from '../config.js';
+import { ENV } from '../settings.js';
 import { SERVER_NAMESPACE, serverMigrations } from './migrations.js';
 
 /**
  * Opens the configured database (PostgreSQL through `pg`, or embedded PGlite) and brings both
  * migration sets up to date: the key store's and the server's. Safe when several instances start
- * at once on one PostgreSQL. With `DATABASE_MIGRATE=off` it runs no DDL: the runtime role may
+ * at once on one PostgreSQL. With `migrate: false` it runs no DDL: the runtime role may
  * hold no CREATE right, and a schema missing or behind is a refusal to start that says what to run.
  */
 export async function openDatabase(config: DatabaseConfig): Promise<Queryable> {
@@ -47,8 +48,8 @@ async function assertMigrated(db: Queryable): Promise<void> {
   const server = await migrationStatus(db, { namespace: SERVER_NAMESPACE, migrations: serverMigrations });
   if (keys.pending.length === 0 && server.pending.length === 0) return;
   throw new Error(
-    'DATABASE_MIGRATE=off and the database schema is not up to date: run `drops-auth-postgres migrate` ' +
+    `${ENV.databaseMigrate}=off and the database schema is not up to date: run \`drops-auth-postgres migrate\` ` +
       "(the key store) and `pnpm --filter @drops/example-express-server run migrate` (the server's tables, and the key store's) " +
-      'against DATABASE_URL before starting',
+      `against ${ENV.databaseUrl} before starting`,
   );
 }

@@ -1,5 +1,6 @@
 import { createIdTokenVerifier, firebase, type IdTokenVerifier, type ResolveAccount } from '@drops/auth';
 import type { IdentityConfig } from '../config.js';
+import { ENV } from '../settings.js';
 import { devIdentityAllowed, devIdentityRefusal } from './dev-identity-allowed.js';
 import { DevIdentityProvider } from './dev-identity-provider.js';
 import { resolveDevAccount, resolveRealAccount } from './issuer-accounts.js';
@@ -14,14 +15,14 @@ export interface Identity {
 
 /**
  * Builds the configured identity provider's verifier (Firebase, any RS256 provider, or dev). The
- * development provider is refused here too, from the process's own `NODE_ENV` (defaults to
- * `process.env.NODE_ENV`), for a {@link IdentityConfig} built by hand rather than by `loadConfig`.
+ * development provider is refused here too, from the process's own `nodeEnv` setting (defaults to
+ * the process environment's), for a {@link IdentityConfig} built by hand rather than by `loadConfig`.
  * The development provider issues and checks its tokens on `clock`, the server's (a test moves it
  * to age a sign-in); a real provider's tokens are checked on real time.
  */
 export function createIdentity(
   config: IdentityConfig,
-  nodeEnv: string | undefined = process.env['NODE_ENV'],
+  nodeEnv: string | undefined = process.env[ENV.nodeEnv],
   clock: () => number = Date.now,
 ): Identity {
   switch (config.kind) {

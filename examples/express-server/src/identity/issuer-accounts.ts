@@ -2,7 +2,7 @@ import type { IdTokenClaims } from '@drops/auth';
 
 /**
  * Every account of the development identity provider is `dev:<sub>`: a database shared with a real
- * provider's instances (`DEV_IDENTITY_PROVIDER=on`) holds both, and `POST /dev/token` mints any
+ * provider's instances (the `devIdentityProvider` setting) holds both, and `POST /dev/token` mints any
  * name, so its accounts must never be a real provider's (issue 21). A real provider's token whose
  * `sub` starts with `dev:` is refused (`resolveAccount` returns `null`: the uniform 401), so the
  * two namespaces cannot overlap, whatever either side calls its users.

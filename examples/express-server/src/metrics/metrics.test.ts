@@ -84,11 +84,14 @@ describe('GET /metrics on the metrics listener', () => {
     const token = await s.token('revoker');
     expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(204);
     expect((await s.fetch(`/keys/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(404);
+    // Labelled by the route table's own path, not as a key id.
+    const webhook = await s.fetch('/keys/webhook', { headers: bearer(token) });
     const grew = growth(before, await scrape(metricsUrl));
     expect(grew('drops_auth_revocation_wait_seconds_count{outcome="revoked"}')).toBe(1);
     expect(grew('drops_auth_revocation_wait_seconds_count{outcome="not_found"}')).toBe(1);
     expect(grew('drops_auth_key_store_duration_seconds_count{operation="revoke"}')).toBe(2);
     expect(grew('drops_http_requests_total{method="DELETE",route="/keys/:id",status="204"}')).toBe(1);
+    expect(grew(`drops_http_requests_total{method="GET",route="/keys/webhook",status="${webhook.status}"}`)).toBe(1);
   });
 
   it('times revocations by value and by GitHub secret scanning too: one per key revoked, none for a secret that is no key', async () => {

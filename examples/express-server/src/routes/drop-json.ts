@@ -3,8 +3,8 @@ import type { Config } from '../config.js';
 import type { DropRecord } from '../db/drops-repository.js';
 
 /**
- * The origin drop URLs are built on: `DROPS_ORIGIN` (where drop content is served), else
- * `PUBLIC_URL`, else the one the request was made to.
+ * The origin drop URLs are built on: `config.dropsOrigin` (where drop content is served), else
+ * `config.publicUrl`, else the one the request was made to.
  */
 export function baseUrlOf(req: Request, config: Pick<Config, 'publicUrl' | 'dropsOrigin'>): string {
   return config.dropsOrigin?.origin ?? config.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;

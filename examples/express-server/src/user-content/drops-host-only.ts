@@ -4,7 +4,7 @@ import { isDropsHost, type DropsOrigin } from './drops-origin.js';
 import { userContentHeaders } from './user-content-headers.js';
 
 /**
- * With `DROPS_ORIGIN`, a request to its host gets drop content and nothing else: `/d/…` and
+ * With a drops origin set, a request to its host gets drop content and nothing else: `/d/…` and
  * `/v/…` as `content` (routes/serve.ts) answers them, every other path (the API, `/dashboard`,
  * `/dev`, `/healthz`) a sandboxed `404`. Requests to any other host go on to the API.
  */

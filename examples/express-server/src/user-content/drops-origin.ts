@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 
-/** The separate origin drop content is served on (`DROPS_ORIGIN`). */
+/** The separate origin drop content is served on (the `dropsOrigin` setting). */
 export interface DropsOrigin {
   /** `scheme://host[:port]`, no trailing slash: the base of drop URLs. */
   readonly origin: string;
@@ -17,7 +17,7 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Parses `DROPS_ORIGIN`: an `https:` origin (`http:` only on a loopback host), with no path,
+ * Parses the drops origin: an `https:` origin (`http:` only on a loopback host), with no path,
  * query, fragment or credentials. Returns the problem as a string when it is not one.
  */
 export function parseDropsOrigin(value: string): DropsOrigin | string {
@@ -25,13 +25,13 @@ export function parseDropsOrigin(value: string): DropsOrigin | string {
   try {
     url = new URL(value);
   } catch {
-    return 'DROPS_ORIGIN: must be an origin such as https://drops-content.example.net';
+    return 'must be an origin such as https://drops-content.example.net';
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return 'DROPS_ORIGIN: must be https: (plain http: only on a loopback host, for tests)';
+    return 'must be https: (plain http: only on a loopback host, for tests)';
   }
   if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
-    return 'DROPS_ORIGIN: must be an origin only (scheme, host and port), with no path, query or credentials';
+    return 'must be an origin only (scheme, host and port), with no path, query or credentials';
   }
   return { origin: url.origin, host: url.host.toLowerCase() };
 }

@@ -4,9 +4,9 @@ import { NAME_PATTERN } from '../slug.js';
 import type { DropsOrigin } from './drops-origin.js';
 
 /**
- * With `DROPS_ORIGIN`, `/d/:slug` and `/v/:name` on the API host answer `308` to the same path on
+ * With a drops origin set, `/d/:slug` and `/v/:name` on the API host answer `308` to the same path on
  * the drops origin (query kept), without looking the drop up or serving a byte of it: links
- * handed out before `DROPS_ORIGIN` was set keep working, and user content never runs on the API
+ * handed out before it was set keep working, and user content never runs on the API
  * origin. Anything that is not a well-formed slug is a `404` (nothing of the path is echoed).
  */
 export function redirectToDropsOrigin(drops: DropsOrigin): Router {

@@ -1,3 +1,5 @@
+import { keyRouteText } from '../key-routes/key-route-table.js';
+
 /** `drops-auth --help`. */
 export const MAIN_HELP = `Usage: drops-auth <command> [options]
 
@@ -22,7 +24,7 @@ Options:
 export const KEY_ID_HELP = `Usage: drops-auth key-id [--json] < secret
 
 Reads one API key (hp_ followed by 43 base64url characters) on stdin and prints its id, the
-SHA-256 used by DELETE /keys/<id>, and its prefix, as shown in key listings. The secret is never
+SHA-256 used by ${keyRouteText('revoke')}, and its prefix, as shown in key listings. The secret is never
 taken from arguments, which would leave it in your shell history, and never printed.
 
 Options:
@@ -95,13 +97,13 @@ or could not be reached.
 export const KEYS_HELP = `Usage: DROPS_API_KEY=... drops-auth keys --url <base URL> [--json]
        DROPS_API_KEY=<ID token> drops-auth keys roll <id> --url <base URL> [--grace <seconds>] [--json]
 
-Lists the account's active keys (GET <base URL>/keys): prefix, name, id and when each expires;
+Lists the account's active keys (${keyRouteText('list', '<base URL>')}): prefix, name, id and when each expires;
 never a secret. The credential (an API key, or an ID token) is read from the DROPS_API_KEY
 environment variable, never from arguments, which would leave it in your shell history.
 When the server says the key used expires within 7 days (the Drops-Key-Expiration header), a
 warning with the date goes to stderr: roll the key before then.
 
-keys roll <id> mints the replacement of key <id> (POST <base URL>/keys/<id>/roll; a roll mints,
+keys roll <id> mints the replacement of key <id> (${keyRouteText('roll', '<base URL>')}; a roll mints,
 so DROPS_API_KEY must hold an ID token) and prints the new key alone on stdout: the one secret
 this tool prints, since it minted it. The old key keeps working --grace seconds (the server's
 default: a day; at most 604800), then expires.

@@ -1,5 +1,6 @@
 import { KEY_EXPIRATION_HEADER } from '../adapter/key-expiration-header.js';
 import { isApiKeyFormat, isKeyId } from '../api-key/api-key-format.js';
+import { KEY_ROUTES, keyRoutePath, keyRouteText } from '../key-routes/key-route-table.js';
 import type { CliIo } from './cli-io.js';
 import { KEYS_HELP } from './help-text.js';
 import { parseCommandArgs } from './parse-command-args.js';
@@ -44,7 +45,7 @@ export function warnKeyExpiration(headers: Headers, io: CliIo, command: string):
   if (at === null) return;
   io.stderr.write(
     `drops-auth ${command}: warning: the key in ${CREDENTIAL_ENV} expires at ${printable(at)} (Drops-Key-Expiration). ` +
-      'Roll it (POST /keys/<id>/roll, or Roll in the dashboard) and switch to the new key before then.\n',
+      `Roll it (${keyRouteText('roll')}, or Roll in the dashboard) and switch to the new key before then.\n`,
   );
 }
 
@@ -78,12 +79,12 @@ async function rollKey(
     throw new UsageError('keys roll takes one key id (64 lowercase hex characters)');
   const grace = options['grace'];
   if (grace !== undefined && !/^\d{1,7}$/.test(grace)) throw new UsageError('--grace is a whole number of seconds (at most 604800)');
-  const endpoint = serverEndpoint(options['url'], '--url', `/keys/${id}/roll`);
+  const endpoint = serverEndpoint(options['url'], '--url', keyRoutePath('roll', id));
   const credential = credentialOf(env);
   let res: Response;
   try {
     res = await fetch(endpoint, {
-      method: 'POST',
+      method: KEY_ROUTES.roll.method,
       headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json' },
       body: grace === undefined ? '{}' : JSON.stringify({ graceSeconds: Number(grace) }),
       redirect: 'manual',
@@ -138,7 +139,7 @@ export async function keysCommand(args: readonly string[], io: CliIo, env: NodeJ
     );
   }
   if (options['grace'] !== undefined) throw new UsageError('--grace is an option of keys roll');
-  const endpoint = serverEndpoint(options['url'], '--url', '/keys');
+  const endpoint = serverEndpoint(options['url'], '--url', keyRoutePath('list'));
   const credential = credentialOf(env);
 
   let res: Response;

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { keyRouteText } from '../key-routes/key-route-table.js';
 import type { CliIo } from './cli-io.js';
 import { locateApiKeys, type ApiKeyFinding } from './find-api-keys.js';
 import { SCAN_HELP } from './help-text.js';
@@ -80,7 +81,7 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const summary = `drops-auth scan: found ${plural(found, 'API key')} in ${plural(filesWithKeys, 'file')}.`;
   if (endpoint === null) {
-    io.stderr.write(`${summary} Revoke each one by id (DELETE /keys/<id>), then remove it from the file and its history.\n`);
+    io.stderr.write(`${summary} Revoke each one by id (${keyRouteText('revoke')}), then remove it from the file and its history.\n`);
     return 1;
   }
   io.stderr.write(`${summary} Revoking ${plural(keys.size, 'distinct key')} by value at ${endpoint.href}:\n${keys.describe(false)}`);

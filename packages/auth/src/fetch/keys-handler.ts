@@ -48,21 +48,10 @@ function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysH
 }
 
 /**
- * The `/keys` routes as one fetch-style handler (`Request` in, `Response` out), for Hono, Bun,
- * Deno, Next.js route handlers or a plain `fetch` server; the same semantics as the Express and
- * Koa key routers:
- *
- * - `POST /keys`: ID token only (an API key gets the uniform 401, before the body is read).
- *   Optional JSON `{"name": "ci-main"}`; anything else 400, over `bodyLimit` 413.
- *   `201 {apiKey, id, prefix, name, createdAt}`: the only time the secret is sent.
- * - `GET /keys`: `200 {"keys": [{id, prefix, name, createdAt, lastUsedAt}]}`, newest first.
- * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`, the
- *   account's key events newest first; `limit` 1 to 100 (default 50), else 400.
- * - `DELETE /keys/:id`: `204`; `404` when the account has no active key with that id; `400`
- *   when the id is not 64 lowercase hex.
- * - `POST /keys/:id/roll` (ID token only): optional `{"graceSeconds": n}`; `201` the new key plus
- *   `replaces`, the old key working until the grace ends; `404` as `DELETE`, `409` rolled before.
- * - `DELETE /keys` (ID token only): `200 {"revoked": n}`, every active key of the account.
+ * The `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; what each answers:
+ * docs/reference-server.md) as one fetch-style handler (`Request` in, `Response` out), for Hono,
+ * Bun, Deno, Next.js route handlers or a plain `fetch` server; the same semantics as the Express
+ * and Koa key routers.
  *
  * Mints, revocations and a key's first use are key events carrying the client's address and
  * `User-Agent`: a `Request` has no address, so pass it as the handler's second argument, or say

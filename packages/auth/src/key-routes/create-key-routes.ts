@@ -9,6 +9,7 @@ import { mintOptionsFromBody } from '../keys/mint-options.js';
 import type { RollOptions } from '../keys/roll-options.js';
 import { jsonAnswer, type RouteAnswer } from '../leaked-keys/route-answer.js';
 import { parseKeyRoutesOptions, type KeyRoutesOptions } from './key-routes-options.js';
+import { KEY_ROUTES, keyRouteFor, keyRoutesAt, matchKeyRoutePath, type KeyRouteName } from './key-route-table.js';
 
 /** What the `/keys` routes need of a request, from any framework. */
 export interface KeyRouteRequest {
@@ -42,23 +43,19 @@ export interface KeyRoutes {
 }
 
 const BOTH_CREDENTIALS = parseAccept(undefined);
+
+/** What a route's handler is given: the caller, the request, the `:id` (decoded) and the body read. */
+interface RouteCall {
+  readonly principal: Principal;
+  readonly request: KeyRouteRequest;
+  readonly id: string;
+  readonly body: unknown;
+}
 const REVOKED: RouteAnswer = Object.freeze({ status: 204, headers: Object.freeze({ 'cache-control': 'no-store' }), bodyText: '' });
 
 /**
- * The route below the mount point: `''` (the root), `'events'`, a key id, a key id and `'roll'`,
- * or `null` (anything deeper: a 404).
- */
-function routeOf(path: string): { readonly rest: string; readonly roll: boolean } | null {
-  const parts = path.replace(/^\/|\/$/g, '').split('/');
-  if (parts.length === 1) return { rest: parts[0]!, roll: false };
-  return parts.length === 2 && parts[0] !== '' && parts[0] !== 'events' && parts[1] === 'roll' ? { rest: parts[0]!, roll: true } : null;
-}
-
-/**
- * Whether a request to the `/keys` routes needs an ID token: `POST /keys` (mint), `POST
- * /keys/<id>/roll` (it mints), `DELETE /keys` (revoke all) and every method of `/keys/webhook`
- * (its secret signs what the account is told). There an API key is the uniform 401,
- * before a byte of the body is read. `path` is below the mount point, as
+ * Whether a request to the `/keys` routes needs an ID token ({@link KEY_ROUTES}): there an API key
+ * is the uniform 401, before a byte of the body is read. `path` is below the mount point, as
  * {@link KeyRouteRequest.path}: for an adapter that must judge a request the core never sees (a
  * body its framework's parser refused).
  *
@@ -69,12 +66,11 @@ function routeOf(path: string): { readonly rest: string; readonly roll: boolean 
  * ```
  */
 export function isIdTokenOnlyKeyRoute(method: string, path: string): boolean {
-  const target = routeOf(path);
-  const m = method.toUpperCase();
-  if (target === null) return false;
-  if (target.roll) return m === 'POST';
-  if (target.rest === 'webhook') return true;
-  return target.rest === '' && (m === 'POST' || m === 'DELETE');
+  const match = matchKeyRoutePath(path);
+  if (match === null) return false;
+  const route = keyRouteFor(method.toUpperCase(), match.path);
+  if (route !== null) return route[1].credentials === 'id_token';
+  return keyRoutesAt(match.path).every(([, r]) => r.credentials === 'id_token');
 }
 
 function decodeId(rest: string): string {
@@ -86,25 +82,9 @@ function decodeId(rest: string): string {
 }
 
 /**
- * Builds the `/keys` routes for one authenticator and key manager; options are checked here, once
- * (a mistake is a `TypeError` naming `where`):
- *
- * - `POST /keys`: ID token only (an API key is the uniform 401, before the body is read).
- *   Optional JSON `{"name": "ci-main", "expiresAt": "…"}`; anything else 400, over `bodyLimit` 413.
- *   `201` with the minted key: the only time the secret is sent.
- * - `GET /keys` (and `HEAD`): `200 {"keys": [...]}`, newest first.
- * - `GET /keys/events?cursor=&limit=`: `200 {"events": [...], "next": <cursor or null>}`.
- * - `DELETE /keys/:id`: `204`; `404` for no active key of the caller's with that id; `400` for an
- *   id that is not 64 lowercase hex.
- * - `POST /keys/:id/roll`: ID token only (the uniform 401 for an API key, before the body is read).
- *   Optional JSON `{"graceSeconds": 3600}` (default 86 400, at most 604 800): `201` with the new
- *   key as a mint answers it plus `replaces`; the old key works until the grace ends. `404` as for
- *   `DELETE`, `409` for a key rolled before.
- * - `DELETE /keys`: ID token only: revokes every active key of the account, `200 {"revoked": n}`
- *   once no instance accepts any of them.
- * - `GET|PUT|DELETE /keys/webhook` (ID token only): `200 {"url": … or null}`; `PUT {"url"}` answers
- *   `200 {"url", "secret"}` (the `whsec_` secret, shown once); `DELETE` `204`. A 404 when the key
- *   manager has no `webhooks` option.
+ * Builds the `/keys` routes ({@link KEY_ROUTES}; what each answers: docs/reference-server.md) for
+ * one authenticator and key manager; options are checked here, once (a mistake is a `TypeError`
+ * naming `where`). `/keys/webhook` is a 404 when the key manager has no `webhooks` option.
  *
  * The expiry warning (`Drops-Key-Expiration`, to an API key that expires within 7 days) is the
  * answer writers' part: keep the principal `authenticated` is told and hand it to
@@ -150,37 +130,26 @@ export function createKeyRoutes(
   }
   const { bodyLimit } = parseKeyRoutesOptions(options, where);
 
-  async function root(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
-    if (method === 'POST') {
-      const body = await request.readJson(bodyLimit);
-      return jsonAnswer(201, await keys.mint(principal, mintOptionsFromBody(body), request.info()));
-    }
-    if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, { keys: await keys.list(principal) });
-    if (method === 'DELETE') return jsonAnswer(200, await keys.revokeAll(principal, request.info()));
-    throw new MethodNotAllowedError(['GET', 'POST', 'DELETE']);
-  }
-
-  async function roll(method: string, principal: Principal, id: string, request: KeyRouteRequest): Promise<RouteAnswer> {
-    if (method !== 'POST') throw new MethodNotAllowedError(['POST']);
-    const body = await request.readJson(bodyLimit);
-    return jsonAnswer(201, await keys.roll(principal, id, body as RollOptions | undefined, request.info()));
-  }
-
-  async function events(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
-    if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
-    const { query } = request;
-    const page = { cursor: query.get('cursor') ?? undefined, limit: query.get('limit') ?? undefined };
-    return jsonAnswer(200, await keys.events(principal, page));
-  }
-
-  async function webhook(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
-    if (method === 'GET' || method === 'HEAD') return jsonAnswer(200, await keys.webhook.get(principal));
-    if (method === 'PUT') return jsonAnswer(200, await keys.webhook.set(principal, await request.readJson(bodyLimit)));
-    if (method !== 'DELETE') throw new MethodNotAllowedError(['GET', 'PUT', 'DELETE']);
-    await keys.webhook.remove(principal);
-    return REVOKED;
-  }
-
+  // One handler per route of KEY_ROUTES; `body` is read only for a route that takes one.
+  const handlers: { readonly [K in KeyRouteName]: (call: RouteCall) => Promise<RouteAnswer> } = {
+    list: async ({ principal }) => jsonAnswer(200, { keys: await keys.list(principal) }),
+    mint: async ({ principal, request, body }) => jsonAnswer(201, await keys.mint(principal, mintOptionsFromBody(body), request.info())),
+    revokeAll: async ({ principal, request }) => jsonAnswer(200, await keys.revokeAll(principal, request.info())),
+    events: async ({ principal, request: { query } }) =>
+      jsonAnswer(200, await keys.events(principal, { cursor: query.get('cursor') ?? undefined, limit: query.get('limit') ?? undefined })),
+    webhook: async ({ principal }) => jsonAnswer(200, await keys.webhook.get(principal)),
+    setWebhook: async ({ principal, body }) => jsonAnswer(200, await keys.webhook.set(principal, body)),
+    removeWebhook: async ({ principal }) => {
+      await keys.webhook.remove(principal);
+      return REVOKED;
+    },
+    revoke: async ({ principal, request, id }) => {
+      await keys.revoke(principal, id, request.info());
+      return REVOKED;
+    },
+    roll: async ({ principal, request, id, body }) =>
+      jsonAnswer(201, await keys.roll(principal, id, body as RollOptions | undefined, request.info())),
+  };
   return {
     async handle(request) {
       const principal = await authenticator.authenticate(request.authorization, {
@@ -198,15 +167,16 @@ export function createKeyRoutes(
     if (principal.credential !== 'id_token' && isIdTokenOnlyKeyRoute(method, request.path)) {
       throw new UnauthenticatedError('wrong_credential_type');
     }
-    const target = routeOf(request.path);
-    if (target === null) throw new NotFoundError('not found');
-    const { rest } = target;
-    if (target.roll) return roll(method, principal, decodeId(rest), request);
-    if (rest === '') return root(method, principal, request);
-    if (rest === 'events') return events(method, principal, request);
-    if (rest === 'webhook') return webhook(method, principal, request);
-    if (method !== 'DELETE') throw new MethodNotAllowedError(['DELETE']);
-    await keys.revoke(principal, decodeId(rest), request.info());
-    return REVOKED;
+    const match = matchKeyRoutePath(request.path);
+    if (match === null) throw new NotFoundError('not found');
+    const found = keyRouteFor(method, match.path);
+    if (found === null) throw new MethodNotAllowedError(keyRoutesAt(match.path).map(([, r]) => r.method));
+    const [name, { body }] = found;
+    return handlers[name]({
+      principal,
+      request,
+      id: decodeId(match.id ?? ''),
+      body: body === null ? undefined : await request.readJson(bodyLimit),
+    });
   }
 }

@@ -33,7 +33,7 @@ export interface RequestInfo {
  * @example
  * ```ts
  * const context: KeyEventContext = { source: 'api', actor: 'user_42', ip: '203.0.113.7', userAgent: 'curl/8.5.0', url: null };
- * await store.revoke('acct_1', keyId, new Date(), context);
+ * await store.revoke('acct_1', keyId, { at: new Date(), event: context });
  * ```
  */
 export interface KeyEventContext {

@@ -56,7 +56,7 @@ export interface ActiveKey {
  * @example
  * ```ts
  * const receipts: RevocationReceipt[] = [];
- * await store.revoke('acct_1', keyId, new Date(), undefined, (receipt) => receipts.push(receipt));
+ * await store.revoke('acct_1', keyId, { at: new Date(), report: (receipt) => receipts.push(receipt) });
  * // [{ instancesAcknowledged: 3, leasesExpired: 0 }] on PostgreSQL with three instances; [] on a store that does not report
  * ```
  */
