@@ -15,8 +15,11 @@ export type IdentityConfig =
 
 /** Where keys, drops, vanity names and plans are kept. */
 export type DatabaseConfig =
-  /** `migrate: false` (`DATABASE_MIGRATE=off`): no DDL at start; a schema missing or behind refuses to start. */
-  | { readonly kind: 'postgres'; readonly url: string; readonly migrate: boolean }
+  /**
+   * `migrate: false` (`DATABASE_MIGRATE=off`): no DDL at start; a schema missing or behind refuses to start.
+   * `listenUrl` (`DATABASE_LISTEN_URL`): a direct connection for `LISTEN` and the cache lease when `url` is a transaction pooler.
+   */
+  | { readonly kind: 'postgres'; readonly url: string; readonly listenUrl?: string | null; readonly migrate: boolean }
   /** Embedded PGlite in a folder, or `':memory:'`. */
   | { readonly kind: 'pglite'; readonly dataDir: string };
 
@@ -136,6 +139,7 @@ const envSchema = z.object({
   AUTH_AUDIENCE: optional(z.string()),
   AUTH_JWKS_URL: optional(z.url()),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
+  DATABASE_LISTEN_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
   DATA_DIR: optional(z.string()),
   DATABASE_MIGRATE: optional(z.enum(['on', 'off'])),
   DEV_IDENTITY_PROVIDER: optional(z.enum(['on', 'off'])),
@@ -252,6 +256,7 @@ function isTrustedProxyEntry(entry: string): boolean {
  * | `PORT`, `HOST` | `8787`, `127.0.0.1` |
  * | `FIREBASE_PROJECT_ID` or `AUTH_ISSUER` + `AUTH_AUDIENCE` + `AUTH_JWKS_URL` | the dev identity provider, only when `NODE_ENV` is unset, `development` or `test` (exact); otherwise a refusal |
  * | `DATABASE_URL` / `DATA_DIR` | PGlite in `.data` |
+ * | `DATABASE_LISTEN_URL` | unset: `LISTEN` on `DATABASE_URL` (set it to a direct URL when `DATABASE_URL` is a transaction pooler) |
  * | `DATABASE_MIGRATE` | `on`: both migration sets at start (`off`: none; refuse a schema behind) |
  * | `DEV_IDENTITY_PROVIDER` | `on` lets the dev identity provider run beside `DATABASE_URL`; otherwise a refusal |
  * | `MAX_KEYS_PER_ACCOUNT` | `1000` |
@@ -308,8 +313,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
 
   const database: DatabaseConfig =
     e.DATABASE_URL !== undefined
-      ? { kind: 'postgres', url: e.DATABASE_URL, migrate: e.DATABASE_MIGRATE !== 'off' }
+      ? { kind: 'postgres', url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? null, migrate: e.DATABASE_MIGRATE !== 'off' }
       : { kind: 'pglite', dataDir: e.DATA_DIR ?? '.data' };
+  if (e.DATABASE_LISTEN_URL !== undefined && e.DATABASE_URL === undefined) problems.push('DATABASE_LISTEN_URL needs DATABASE_URL');
   if (e.DATABASE_URL !== undefined && e.DATA_DIR !== undefined) {
     problems.push('set either DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite), not both');
   }
