@@ -63,7 +63,10 @@ describe('DATABASE_URL through PgBouncer in transaction mode', () => {
   it('refuses to start without DATABASE_LISTEN_URL, with one line naming it', async () => {
     const run = spawnMain({ ...env(null), PORT: '0', LOG_FORMAT: 'json' });
     expect(await run.exited).toBe(1);
-    const refusal = run.stdout.join('').split('\n').filter((line) => line.includes('DATABASE_LISTEN_URL'));
+    const refusal = run.stdout
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('DATABASE_LISTEN_URL'));
     expect(refusal).toHaveLength(1);
     expect(refusal[0]).toMatch(/transaction-mode pooler/);
   }, 30_000);
@@ -94,7 +97,8 @@ describe('DATABASE_URL through PgBouncer in transaction mode', () => {
         const used = await status(there, '/whoami', { headers: bearer(apiKey) });
         const revoked = await status(i % 3 === 0 ? here : there, `/keys/${id}`, { method: 'DELETE', headers: bearer(apiKey) });
         const after = await status(here, '/whoami', { headers: bearer(apiKey) });
-        if (used !== 200 || revoked !== 204 || after !== 401) unexpected.push(`worker ${w}: used ${used}, revoked ${revoked}, after ${after}`);
+        if (used !== 200 || revoked !== 204 || after !== 401)
+          unexpected.push(`worker ${w}: used ${used}, revoked ${revoked}, after ${after}`);
         rounds++;
       }
     };
@@ -133,7 +137,11 @@ describe('DATABASE_URL through PgBouncer in transaction mode', () => {
     expect(revokedAt - deafAt).toBeLessThan(15_000);
     const fresh = await mint(b, 'deaf-account');
     expect(performance.now() - revokedAt).toBeLessThan(15_000);
-    await within(15_000 - (performance.now() - deafAt), async () => (await status(deafened, '/healthz')) === 503, '/healthz 503 on the deaf instance');
+    await within(
+      15_000 - (performance.now() - deafAt),
+      async () => (await status(deafened, '/healthz')) === 503,
+      '/healthz 503 on the deaf instance',
+    );
     expect([401, 503]).toContain(await status(deafened, '/whoami', { headers: bearer(fresh.apiKey) }));
     expect(await status(deafened, '/whoami', { headers: bearer(fresh.apiKey) })).not.toBe(401);
 

@@ -26,17 +26,18 @@ export function healthzRoutes(ctx: RouteContext): Router {
       res.status(503).set('retry-after', '5').json({ error: 'shutting down' });
       return;
     }
+    try {
+      await withTimeout(ctx.db.query('select 1'), HEALTH_TIMEOUT_MS);
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'health check: database unreachable');
+      res.status(503).set('retry-after', '5').json({ error: 'database unreachable' });
+      return;
+    }
     if (ctx.answeringKeys?.() === false) {
       res.status(503).set('retry-after', '5').json({ error: 'API keys cannot be checked: no cache lease' });
       return;
     }
-    try {
-      await withTimeout(ctx.db.query('select 1'), HEALTH_TIMEOUT_MS);
-      res.json({ status: 'ok' });
-    } catch (error) {
-      ctx.logger.warn({ err: error }, 'health check: database unreachable');
-      res.status(503).set('retry-after', '5').json({ error: 'database unreachable' });
-    }
+    res.json({ status: 'ok' });
   });
   return router;
 }

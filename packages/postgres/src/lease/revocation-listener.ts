@@ -276,7 +276,7 @@ export class RevocationListener {
           o.cache.lapse();
           o.onUnheard();
           await session.query(SQL.release, [leaseId], { timeoutMs }).catch(() => {});
-          throw new NotificationsUnheardError("the listening session stopped hearing its own notifications: its lease is given up");
+          throw new NotificationsUnheardError('the listening session stopped hearing its own notifications: its lease is given up');
         }
         this.#rebuildIfStale();
         const ack = processed > acknowledged;

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { answersFromMemory } from './answers-from-memory.js';
+import { deafenable } from './deafenable.js';
 import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
@@ -57,29 +58,6 @@ function prng(seed: number): () => number {
 type Outcome = 'accepted' | 'refused' | 'unavailable';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * `db` whose dedicated sessions stop delivering notifications while `deaf()`: every statement still
- * works (renewals included), as behind a pooler or proxy that loses them.
- */
-function deafenable(db: Queryable, deaf: () => boolean): Queryable {
-  const openSession = db.openSession;
-  if (openSession === undefined) return db;
-  return {
-    ...db,
-    openSession: async () => {
-      const session = await openSession();
-      return {
-        ...session,
-        onNotification(listener): void {
-          session.onNotification((channel, payload) => {
-            if (!deaf()) listener(channel, payload);
-          });
-        },
-      };
-    },
-  };
-}
 
 /** One instance as the test drives it: in this process, or a child process it can SIGKILL. */
 interface Slot {
@@ -195,7 +173,10 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     url.port = String(proxy.port);
     if (kind === 'child') return childSlot(proxy, url.toString(), leaseMs);
     let deaf = false;
-    const db = deafenable(await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 }), () => deaf);
+    const db = deafenable(
+      await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 }),
+      () => deaf,
+    );
     const store = new PostgresKeyStore({
       db,
       closeDatabase: true,
