@@ -1,32 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * Debian's PgBouncer started as this process's own foreground child, for the pooler tests
+ * (examples/express-server/src/transaction-pooler.test.ts) and bench/pooler.bench.mjs. Types in
+ * pgbouncer.d.mts.
+ */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-/** A PgBouncer this test started, in front of the PostgreSQL on 127.0.0.1:5432. */
-export interface PgBouncer {
-  readonly port: number;
-  /** Its log so far (PgBouncer logs to stderr in the foreground). */
-  readonly log: string[];
-  /** `url` (a PostgreSQL URL of the tests' server) with its port replaced by PgBouncer's. */
-  through(url: string): string;
-  stop(): Promise<void>;
-}
-
 /** PgBouncer's binary: Debian installs it in /usr/sbin, which may not be on PATH. */
-function pgbouncerBinary(): string {
+function pgbouncerBinary() {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/bin'];
   for (const dir of dirs) if (dir !== '' && existsSync(join(dir, 'pgbouncer'))) return join(dir, 'pgbouncer');
   throw new Error('pgbouncer not found on PATH or in /usr/sbin: install it (apt-get install -y pgbouncer; .ci/run does)');
 }
 
-function freePort(): Promise<number> {
+function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
+      const { port } = server.address();
       server.close(() => resolve(port));
     });
   });
@@ -37,7 +32,7 @@ function freePort(): Promise<number> {
  * `mode` pooling, trusting every user as the tests' PostgreSQL does. As root it drops to the
  * `postgres` user (PgBouncer refuses to run as root). Resolves once it accepts connections.
  */
-export async function startPgBouncer(mode: 'transaction' | 'session'): Promise<PgBouncer> {
+export async function startPgBouncer(mode) {
   const binary = pgbouncerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
   chmodSync(dir, 0o755);
@@ -65,12 +60,12 @@ export async function startPgBouncer(mode: 'transaction' | 'session'): Promise<P
     { mode: 0o644 },
   );
   const args = process.getuid?.() === 0 ? ['-u', 'postgres', ini] : [ini];
-  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  child.stdout?.setEncoding('utf8').on('data', (chunk) => log.push(chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk) => log.push(chunk));
+  const exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
     await exited;
