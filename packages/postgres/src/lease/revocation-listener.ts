@@ -10,7 +10,7 @@ import { NotificationsUnheardError } from '../notifications-unheard-error.js';
 const HEARD_CHANNEL_PREFIX = 'drops_auth_heard_';
 
 /** Shortest wait for a session's first hearing check, so a loaded machine is not taken for a deaf one. */
-const MIN_PROBE_WAIT_MS = 1_000;
+const MIN_PROBE_WAIT_MS = 2_000;
 
 /** Longest wait for one page of active ids while the membership is built. */
 const MEMBERSHIP_PAGE_TIMEOUT_MS = 30_000;
