@@ -39,7 +39,7 @@ export async function startNotificationDroppingProxy(): Promise<NotificationDrop
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
     client.pipe(upstream);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     upstream.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       let start = 0;

@@ -235,7 +235,8 @@ export class RevocationListener {
         await this.#sleep(probeUntil - o.monotonicNow());
       }
       check();
-      if (checksHeard < 1 && !this.#closed) {
+      if (this.#closed) return;
+      if (checksHeard < 1) {
         o.onUnheard();
         throw new NotificationsUnheardError(
           'the listening session does not receive the notifications sent through the query connection ' +
