@@ -37,6 +37,8 @@ export interface AppDeps {
   readonly authenticator: Authenticator;
   readonly keys: KeyManager;
   readonly db: Queryable;
+  /** Whether API keys can be checked now (the key store's lease held); `/healthz` is a 503 otherwise. Default: always. */
+  readonly answeringKeys?: () => boolean;
   readonly logger: Logger;
   /** The built-in development identity provider, or `null` when a real one is configured. */
   readonly devIdentity: DevIdentityProvider | null;

@@ -19,8 +19,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on' }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u@db:5432/drops',
+      listenUrl: null,
       migrate: true,
     });
+    const pooled = {
+      DATABASE_URL: 'postgres://u@pooler:6543/drops',
+      DATABASE_LISTEN_URL: 'postgres://u@db:5432/drops',
+      DEV_IDENTITY_PROVIDER: 'on',
+    };
+    expect(loadConfig(pooled).database).toMatchObject({ url: 'postgres://u@pooler:6543/drops', listenUrl: 'postgres://u@db:5432/drops' });
+    expect(() => loadConfig({ DATA_DIR: ':memory:', DATABASE_LISTEN_URL: 'postgres://u@db:5432/drops' })).toThrow(
+      /DATABASE_LISTEN_URL needs DATABASE_URL/,
+    );
     expect(
       loadConfig({ DATABASE_URL: 'postgres://u@db:5432/drops', DEV_IDENTITY_PROVIDER: 'on', DATABASE_MIGRATE: 'off' }).database,
     ).toMatchObject({ migrate: false });

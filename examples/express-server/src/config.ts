@@ -23,8 +23,11 @@ export type IdentityConfig =
 
 /** Where keys, drops, vanity names and plans are kept. */
 export type DatabaseConfig =
-  /** `migrate: false` (`DATABASE_MIGRATE=off`): no DDL at start; a schema missing or behind refuses to start. */
-  | { readonly kind: 'postgres'; readonly url: string; readonly migrate: boolean }
+  /**
+   * `migrate: false` (`DATABASE_MIGRATE=off`): no DDL at start; a schema missing or behind refuses to start.
+   * `listenUrl`: a direct connection for `LISTEN` and the cache lease when `url` is a transaction pooler.
+   */
+  | { readonly kind: 'postgres'; readonly url: string; readonly listenUrl?: string | null; readonly migrate: boolean }
   /** Embedded PGlite in a folder, or `':memory:'`. */
   | { readonly kind: 'pglite'; readonly dataDir: string };
 
@@ -78,8 +81,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { i
 
   const database: DatabaseConfig =
     s.databaseUrl !== null
-      ? { kind: 'postgres', url: s.databaseUrl, migrate: s.databaseMigrate !== 'off' }
+      ? { kind: 'postgres', url: s.databaseUrl, listenUrl: s.databaseListenUrl, migrate: s.databaseMigrate !== 'off' }
       : { kind: 'pglite', dataDir: s.dataDir ?? DEFAULT_DATA_DIR };
+  if (s.databaseListenUrl !== null && s.databaseUrl === null) problems.push(`${ENV.databaseListenUrl} needs ${ENV.databaseUrl}`);
   if (s.databaseUrl !== null && s.dataDir !== null) {
     problems.push(`set either ${ENV.databaseUrl} (PostgreSQL) or ${ENV.dataDir} (embedded PGlite), not both`);
   }

@@ -68,6 +68,16 @@ export const SETTINGS = {
     meaning: 'PostgreSQL (`postgres://…`); several instances may share it',
     composed: true,
   },
+  databaseListenUrl: {
+    env: 'DATABASE_LISTEN_URL',
+    parse: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+    unset: 'all on `{{databaseUrl}}`',
+    meaning:
+      'a direct (or session-mode) URL of the same database for the connections that `LISTEN` and hold the cache lease, ' +
+      "when `{{databaseUrl}}` goes through a transaction-mode pooler (PgBouncer, Supabase's or Neon's pooled URL, RDS " +
+      'Proxy: [postgres](postgres.md#poolers)). Without it behind such a pooler the server refuses to start, naming this variable',
+    composed: true,
+  },
   devIdentityProvider: {
     env: 'DEV_IDENTITY_PROVIDER',
     parse: p.onOff(),

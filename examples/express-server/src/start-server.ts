@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthenticator, createKeyManager, createWebhookSettings, inProcessRateLimitStore } from '@drops/auth';
 import {
+  NotificationsUnheardError,
   PostgresKeyStore,
   PostgresRateLimitStore,
   PostgresWebhookStore,
@@ -48,6 +49,24 @@ export interface StartOptions {
 }
 
 /**
+ * Waits for the key store's first lease (docs/postgres.md#poolers); a listening session that does
+ * not hear is a refusal to start that names the setting to add.
+ */
+async function keyStoreReady(keyStore: PostgresKeyStore, db: Queryable): Promise<void> {
+  try {
+    await keyStore.ready();
+  } catch (error) {
+    await keyStore.close();
+    await db.close();
+    if (!(error instanceof NotificationsUnheardError)) throw error;
+    throw new Error(
+      'DATABASE_URL does not deliver notifications to a listening session (a transaction-mode pooler?): ' +
+        'set DATABASE_LISTEN_URL to a direct or session-mode URL of the same database',
+    );
+  }
+}
+
+/**
  * Opens the database, migrates it, builds the app from the configuration and listens. The
  * one function `main.ts` calls, and what tests call to run the real thing in process.
  */
@@ -67,6 +86,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
       logger.debug({ revocationWait: wait }, 'revocation acknowledged by every instance');
     },
   });
+  await keyStoreReady(keyStore, db);
+  metrics?.watchKeyStore(keyStore);
   // Every limit (mints, revokes by value, anonymous deploys, failed authentications) in one store:
   // on PostgreSQL the database, so instances behind one load balancer share each count; PGlite is
   // one process, which counts alone.
@@ -100,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       webhooks: createWebhookSettings({ store: new PostgresWebhookStore({ db }), allowLoopbackHttp: config.webhookAllowLoopback }),
     }),
     db,
+    answeringKeys: () => keyStore.answeringKeys,
     logger,
     devIdentity: identity.dev,
     clock,

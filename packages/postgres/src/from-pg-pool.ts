@@ -103,18 +103,29 @@ export interface PgPoolLike {
  */
 export interface FromPgPoolOptions {
   /**
+   * A second pool, on a direct (or session-mode pooled) connection, for the sessions that `LISTEN`
+   * and hold the cache lease (docs/postgres.md#poolers); queries go through `pool`. Given, `pool` is
+   * taken to be a transaction-mode pooler: its statements are never named (no prepared statement
+   * outlives a transaction there). Default: sessions from `pool`, statements named.
+   */
+  listenPool?: PgPoolLike;
+  /**
    * Called when an idle pooled connection fails (the server restarted, the network dropped it).
    * The pool discards that connection and opens a new one on the next query. Default: ignore.
    */
   onIdleError?: (error: Error) => void;
 }
 
-function executorOf(client: PgPoolLike | PgClientLike): SqlExecutor {
+/**
+ * `named: false` drops statement names: behind a transaction-mode pooler a statement prepared on one
+ * server connection is missing (or already there) on the next one the pooler hands out.
+ */
+function executorOf(client: PgPoolLike | PgClientLike, named = true): SqlExecutor {
   return {
     async query<Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<Row>> {
       // pg reads `values` without changing it: no copy on the hot path.
       const config: PgQueryConfig = { text: sql, values: params as unknown[] | undefined };
-      if (options?.name !== undefined) config.name = options.name;
+      if (named && options?.name !== undefined) config.name = options.name;
       // pg rejects with "Query read timeout" and, through pool.query, discards the connection.
       if (options?.timeoutMs !== undefined) config.query_timeout = options.timeoutMs;
       const result = await client.query(config);
@@ -147,7 +158,15 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
   const onIdleError = options.onIdleError ?? ((): void => {});
   if (typeof onIdleError !== 'function') throw new TypeError('fromPgPool: onIdleError must be a function');
   pool.on('error', onIdleError);
-  const direct = executorOf(pool);
+  const listenPool = options.listenPool;
+  if (listenPool !== undefined) {
+    if (listenPool === null || typeof listenPool !== 'object' || typeof listenPool.connect !== 'function') {
+      throw new TypeError('fromPgPool: listenPool must be a pg.Pool');
+    }
+    listenPool.on('error', onIdleError);
+  }
+  const named = listenPool === undefined;
+  const direct = executorOf(pool, named);
   let ended: Promise<void> | undefined;
   return {
     query: direct.query,
@@ -164,7 +183,7 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
       client.on?.('error', onError);
       try {
         await client.query('begin');
-        const result = await fn(executorOf(client));
+        const result = await fn(executorOf(client, named));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -181,9 +200,9 @@ export function fromPgPool(pool: PgPoolLike, options: FromPgPoolOptions = {}): Q
       }
     },
     close(): Promise<void> {
-      ended ??= pool.end();
+      ended ??= Promise.all([pool.end(), listenPool?.end()]).then(() => {});
       return ended;
     },
-    openSession: () => openSessionOn(pool),
+    openSession: () => openSessionOn(listenPool ?? pool),
   };
 }

@@ -18,6 +18,7 @@ export {
   REVOCATION_PENDING_FUNCTION,
 } from './key-store-migrations.js';
 export { PostgresKeyStore, type PostgresKeyStoreOptions } from './postgres-key-store.js';
+export { NotificationsUnheardError } from './notifications-unheard-error.js';
 export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from './postgres-rate-limit-store.js';
 export { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
 export { openPGlite, type OpenPGliteOptions } from './open-pglite.js';

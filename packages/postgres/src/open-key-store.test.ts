@@ -160,6 +160,27 @@ describe('openPostgresKeyStore: the pool options', () => {
     await store.close();
   });
 
+  it('listenConnectionString: the listening session (LISTEN and lease) runs there, every other statement through connectionString', async () => {
+    const listenUrl = new URL(database.url);
+    listenUrl.searchParams.set('application_name', 'drops_listener');
+    const store = await openPostgresKeyStore({
+      connectionString: viaProxy(),
+      listenConnectionString: listenUrl.toString(),
+      maxConnections: 2,
+    });
+    await store.ready();
+    const key = sampleKeyRecord({ accountId: 'acct_listen' });
+    await store.create(key);
+    const admin = await openPostgres({ connectionString: database.url });
+    const { rows } = await admin.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'drops_listener' and datname = current_database()`,
+    );
+    await admin.close();
+    expect(rows[0]?.n).toBe(1); // the lease session, outside the proxy
+    expect(proxy.openConnections).toBeLessThanOrEqual(2); // the pool's, none of them the lease session
+    await store.close();
+  });
+
   it('onIdleError hears idle connections drop; connectionTimeoutMs bounds the wait for a new one (503)', async () => {
     const idleErrors: Error[] = [];
     const store = await openPostgresKeyStore({

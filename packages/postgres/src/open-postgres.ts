@@ -14,6 +14,13 @@ import { parseOptions } from './parse-options.js';
 export interface OpenPostgresOptions {
   /** A PostgreSQL URL, e.g. `postgres://user:pass@db.internal:5432/drops`. */
   readonly connectionString: string;
+  /**
+   * A direct (or session-mode pooled) URL for the connections that `LISTEN` and hold the cache
+   * lease, when `connectionString` goes through a transaction-mode pooler (PgBouncer, Supabase's
+   * or Neon's pooled URL, RDS Proxy): see docs/postgres.md#poolers. Queries stay on
+   * `connectionString`, unnamed. Default: everything on `connectionString`.
+   */
+  readonly listenConnectionString?: string;
   /** Most connections the pool opens. Default 10. */
   readonly maxConnections?: number;
   /** How long to wait for a new connection before the query fails (a 503), in ms. Default 5 000. */
@@ -23,8 +30,10 @@ export interface OpenPostgresOptions {
 }
 
 /** The options of {@link openPostgres}, for the schemas that add to them. @internal */
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 export const openPostgresShape = {
-  connectionString: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
+  connectionString: postgresUrl,
+  listenConnectionString: postgresUrl.optional(),
   maxConnections: z.number().int().positive().optional(),
   connectionTimeoutMs: z.number().int().positive().optional(),
   onIdleError: z.custom<(error: Error) => void>((v) => typeof v === 'function', 'must be a function').optional(),
@@ -47,11 +56,12 @@ export async function openPostgres(options: OpenPostgresOptions): Promise<Querya
   parseOptions('openPostgres', optionsSchema, options);
   const pg = await import('pg');
   const Pool = pg.Pool ?? pg.default.Pool;
-  const pool = new Pool({
-    connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
-    keepAlive: true,
+  const poolOn = (connectionString: string, max: number): InstanceType<typeof Pool> =>
+    new Pool({ connectionString, max, connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000, keepAlive: true });
+  const pool = poolOn(options.connectionString, options.maxConnections ?? 10);
+  return fromPgPool(pool, {
+    ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}),
+    // The lease session, and a second one while a stale membership is re-read.
+    ...(options.listenConnectionString !== undefined ? { listenPool: poolOn(options.listenConnectionString, 2) } : {}),
   });
-  return fromPgPool(pool, options.onIdleError ? { onIdleError: options.onIdleError } : {});
 }

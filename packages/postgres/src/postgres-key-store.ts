@@ -100,6 +100,7 @@ export class PostgresKeyStore implements KeyStore {
       timing: settings.timing,
       monotonicNow: settings.monotonicNow,
       onError: settings.onError ?? ((): void => {}),
+      queryTimeoutMs: settings.queryTimeoutMs,
     });
     this.#uses = new LastUsedBatcher({
       flush: (entries, info) => writeLastUses(this.#db, entries, info, this.#timeoutMs),
@@ -265,6 +266,40 @@ export class PostgresKeyStore implements KeyStore {
     return key;
   }
 
+  /**
+   * Resolves once the store can answer API keys: at once on PGlite or without a cache; on
+   * PostgreSQL once its listening session has heard its own `NOTIFY` (sent through the query
+   * connection, as announcements are) and holds its first lease, or failed for another reason
+   * (then it retries, and checks are 503s meanwhile). Rejects with `NotificationsUnheardError`
+   * when that first session cannot hear: a transaction-mode pooler without a `listenConnectionString`
+   * (docs/postgres.md#poolers). Await it before serving.
+   *
+   * @example
+   * ```ts
+   * const store = new PostgresKeyStore({ db });
+   * await store.ready();
+   * ```
+   */
+  ready(): Promise<void> {
+    return this.#cache.ready();
+  }
+
+  /**
+   * Whether API-key checks are answered now; `false` while a PostgreSQL store has no lease (starting,
+   * database lost, or not hearing announcements): checks are 503s. For a health check.
+   */
+  get answeringKeys(): boolean {
+    return this.#cache.held;
+  }
+
+  /**
+   * How many of the lease session's hearing checks went unheard (each one lapsed the lease): a
+   * counter for metrics, 0 on PGlite or without a cache.
+   */
+  get notificationsUnheard(): number {
+    return this.#cache.unheard;
+  }
+
   /** The account's active keys, newest first. */
   listByAccount(accountId: string): Promise<KeyRecord[]> {
     return listKeys(this.#db, this.#timeoutMs, accountId);
@@ -404,6 +439,7 @@ export class PostgresKeyStore implements KeyStore {
       monotonicNow: this.#monotonicNow,
       nextAcknowledgement: () => cache.nextAcknowledgement(),
       maxPollMs: cache.maxPollMs,
+      maxWaitMs: cache.maxWaitMs,
       timeoutMs: this.#timeoutMs,
     }).catch((error: unknown) => Promise.reject(unavailable(error)));
   }

@@ -20,7 +20,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('revocation under partitions, black holes, dropped LISTEN sessions and a kill', () => {
+describe('revocation under partitions, black holes, dropped LISTEN sessions, lost announcements and a kill', () => {
   it('never accepts a revoked key or a random one, never refuses a minted key, never a 503 for a random key under the lease', async () => {
     const seed = Number(process.env.DROPS_CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const durationMs = Number(process.env.DROPS_CHAOS_MS ?? 4_000);
@@ -32,6 +32,7 @@ describe('revocation under partitions, black holes, dropped LISTEN sessions and 
     expect(report.requests.accepted).toBeGreaterThan(0);
     expect(report.revocationsReturned).toBeGreaterThan(0);
     expect(report.faults['killed mid-revoke'], `seed ${seed}`).toBeGreaterThanOrEqual(1);
+    expect(report.faults['announcements lost'], `seed ${seed}`).toBeGreaterThanOrEqual(1);
     // Keys minted on one instance worked at once on another; random ids were refused.
     expect(report.mints.usedElsewhere, `seed ${seed}`).toBeGreaterThan(0);
     expect(report.flood.refused, `seed ${seed}`).toBeGreaterThan(0);

@@ -22,7 +22,11 @@ import { SERVER_NAMESPACE, serverMigrations } from './migrations.js';
 export async function openDatabase(config: DatabaseConfig): Promise<Queryable> {
   let db: Queryable;
   if (config.kind === 'postgres') {
-    db = await openPostgres({ connectionString: config.url, connectionTimeoutMs: 3_000 });
+    db = await openPostgres({
+      connectionString: config.url,
+      ...(config.listenUrl != null ? { listenConnectionString: config.listenUrl } : {}),
+      connectionTimeoutMs: 3_000,
+    });
   } else {
     if (config.dataDir !== ':memory:') await mkdir(config.dataDir, { recursive: true });
     db = await openPGlite({ dataDir: config.dataDir });

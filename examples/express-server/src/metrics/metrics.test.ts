@@ -240,6 +240,26 @@ describe('countRevocationWait', () => {
   });
 });
 
+describe('watchKeyStore', () => {
+  it("reads the key store's lease and its unheard notifications at each scrape", async () => {
+    const metrics = createServerMetrics();
+    const store = { answeringKeys: true, notificationsUnheard: 0 };
+    try {
+      metrics.watchKeyStore(store);
+      let now = samples(await metrics.render());
+      expect(now.get('drops_auth_key_store_lease_held')).toBe(1);
+      const before = now;
+      store.answeringKeys = false;
+      store.notificationsUnheard = 2;
+      now = samples(await metrics.render());
+      expect(now.get('drops_auth_key_store_lease_held')).toBe(0);
+      expect(growth(before, now)('drops_auth_notifications_unheard_total')).toBe(2);
+    } finally {
+      metrics.close();
+    }
+  });
+});
+
 describe('countWebhookDelivery', () => {
   it('counts delivery attempts by outcome: delivered, retry, dead', async () => {
     const metrics = createServerMetrics();

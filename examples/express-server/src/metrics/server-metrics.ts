@@ -29,6 +29,8 @@ export interface ServerMetrics {
    * (failed, another attempt scheduled) or `dead` (failed, out of retries: kept dead in the outbox).
    */
   countWebhookDelivery(report: WebhookDeliveryReport): void;
+  /** Reads the key store's lease and unheard hearing checks at each scrape (PostgreSQL's lease-coherent cache). */
+  watchKeyStore(store: { readonly answeringKeys: boolean; readonly notificationsUnheard: number }): void;
   /** The Prometheus text exposition: the metrics below and the process's default metrics. */
   render(): Promise<string>;
   /** The `Content-Type` of {@link ServerMetrics.render}'s text. */
@@ -124,6 +126,26 @@ export function createServerMetrics(): ServerMetrics {
     help: 'Instances a revocation waited on whose cache lease expired instead of acknowledging (partitioned, paused or killed).',
     registers: [registry],
   });
+  let keyStore: { readonly answeringKeys: boolean; readonly notificationsUnheard: number } | null = null;
+  new Gauge({
+    name: 'drops_auth_key_store_lease_held',
+    help: 'Whether the key store holds its cache lease and answers API keys (1), or not (0: starting, database lost, or not hearing announcements; API keys are 503s).',
+    registers: [registry],
+    collect() {
+      this.set(keyStore === null || keyStore.answeringKeys ? 1 : 0);
+    },
+  });
+  let unheardSeen = 0;
+  new Counter({
+    name: 'drops_auth_notifications_unheard_total',
+    help: "The lease session's own notifications (hearing checks) that never arrived: each one dropped the lease until the session hears again.",
+    registers: [registry],
+    collect() {
+      const now = keyStore?.notificationsUnheard ?? 0;
+      if (now > unheardSeen) this.inc(now - unheardSeen);
+      unheardSeen = now;
+    },
+  });
   const webhookDeliveries = new Counter({
     name: 'drops_auth_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome (delivered, retry: failed and scheduled again, dead: failed and out of retries).',
@@ -186,6 +208,9 @@ export function createServerMetrics(): ServerMetrics {
     countWebhookDelivery(report) {
       const outcome = report.kind === 'delivered' ? 'delivered' : report.givenUp ? 'dead' : 'retry';
       webhookDeliveries.inc({ outcome });
+    },
+    watchKeyStore(store) {
+      keyStore = store;
     },
     render: () => exposed.metrics(),
     contentType: exposed.contentType,

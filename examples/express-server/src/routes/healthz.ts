@@ -13,8 +13,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * `GET /healthz`, no credential: `200 {"status": "ok"}` when the database answers;
- * `503 {"error": …}` with `Retry-After` while it cannot be reached or the server is shutting down.
+ * `GET /healthz`, no credential: `200 {"status": "ok"}` when the database answers and API keys can
+ * be checked; `503 {"error": …}` with `Retry-After` while the database cannot be reached, the key
+ * store holds no lease (starting, or not hearing announcements: docs/revocation.md), or the server
+ * is shutting down.
  */
 export function healthzRoutes(ctx: RouteContext): Router {
   const router = Router();
@@ -26,11 +28,16 @@ export function healthzRoutes(ctx: RouteContext): Router {
     }
     try {
       await withTimeout(ctx.db.query('select 1'), HEALTH_TIMEOUT_MS);
-      res.json({ status: 'ok' });
     } catch (error) {
       ctx.logger.warn({ err: error }, 'health check: database unreachable');
       res.status(503).set('retry-after', '5').json({ error: 'database unreachable' });
+      return;
     }
+    if (ctx.answeringKeys?.() === false) {
+      res.status(503).set('retry-after', '5').json({ error: 'API keys cannot be checked: no cache lease' });
+      return;
+    }
+    res.json({ status: 'ok' });
   });
   return router;
 }

@@ -13,7 +13,13 @@ export class InProcessKeyCache implements KeyCache {
   readonly #keys: ActiveKeyCache;
   readonly #isOpen: () => boolean;
   readonly maxPollMs = 25;
+  readonly maxWaitMs = Number.POSITIVE_INFINITY;
   readonly held = true;
+  readonly unheard = 0;
+
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
 
   constructor(keys: ActiveKeyCache, inProcess: NonNullable<Queryable['inProcess']>) {
     this.#keys = keys;

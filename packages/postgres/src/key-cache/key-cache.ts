@@ -32,6 +32,12 @@ export interface KeyCache {
   nextAcknowledgement(): Promise<void>;
   /** Longest pause between two checks of a revocation's wait, in ms. */
   readonly maxPollMs: number;
+  /** Longest wait for acknowledgements, in ms: past it a lease still pending is an error (a 503). */
+  readonly maxWaitMs: number;
+  /** Resolves once the cache can answer (leased: its first lease), rejects if it can never hear announcements. */
+  ready(): Promise<void>;
+  /** Hearing checks of the lease session that went unheard so far (0 when not leased). */
+  readonly unheard: number;
   /** Stops (releasing a lease); nothing is answered from memory afterwards. */
   close(): Promise<void>;
 }
@@ -47,5 +53,8 @@ export const noKeyCache: KeyCache = Object.freeze({
   failed: () => {},
   nextAcknowledgement: () => new Promise<void>(() => {}),
   maxPollMs: 25,
+  maxWaitMs: Number.POSITIVE_INFINITY,
+  ready: () => Promise.resolve(),
+  unheard: 0,
   close: () => Promise.resolve(),
 });

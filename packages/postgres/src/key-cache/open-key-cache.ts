@@ -17,6 +17,8 @@ export interface KeyCacheSettings {
   /** Corrected by each lease renewal. */
   readonly clock: DatabaseClock;
   readonly onError: (error: unknown) => void;
+  /** The query timeout, for the hearing checks sent through `db`. */
+  readonly queryTimeoutMs: number;
 }
 
 /**
@@ -34,6 +36,9 @@ export function openKeyCache(settings: KeyCacheSettings): KeyCache {
     ...settings.timing,
     capacity: maxCachedKeys,
     openSession,
+    announce: async (channel, payload) => {
+      await db.query('select pg_notify($1, $2)', [channel, payload], { timeoutMs: settings.queryTimeoutMs });
+    },
     monotonicNow: settings.monotonicNow,
     clock: settings.clock,
     onError: settings.onError,

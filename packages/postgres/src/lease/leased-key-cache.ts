@@ -11,6 +11,8 @@ import type { DatabaseClock } from './database-clock.js';
 export interface LeasedKeyCacheOptions extends LeaseTiming {
   readonly capacity: number;
   readonly openSession: () => Promise<DedicatedSession>;
+  /** Sends a NOTIFY through the query connection, as announcements are sent. */
+  readonly announce: (channel: string, payload: string) => Promise<void>;
   readonly monotonicNow: () => number;
   readonly clock: DatabaseClock;
   readonly onError: (error: unknown) => void;
@@ -29,10 +31,15 @@ export class LeasedKeyCache implements KeyCache {
   readonly #listener: RevocationListener;
   readonly #acknowledgements = new Set<() => void>();
   readonly maxPollMs: number;
+  readonly maxWaitMs: number;
+  #unheard = 0;
 
   constructor(options: LeasedKeyCacheOptions) {
     this.#keys = new CoherentKeyCache(options.capacity, options.monotonicNow);
     this.maxPollMs = Math.min(250, renewalIntervalMs(options));
+    // A deaf instance's row is gone (deleted, or expired) within a lease and a renewal interval of
+    // the change it did not hear (docs/revocation.md#a-lease-means-hearing); the margin covers clock rates.
+    this.maxWaitMs = options.leaseMs + renewalIntervalMs(options) + options.marginMs;
     this.#listener = new RevocationListener({
       leaseMs: options.leaseMs,
       marginMs: options.marginMs,
@@ -46,8 +53,20 @@ export class LeasedKeyCache implements KeyCache {
         this.#acknowledgements.clear();
         for (const wake of waiting) wake();
       },
+      announce: options.announce,
+      onUnheard: () => {
+        this.#unheard++;
+      },
       onError: options.onError,
     });
+  }
+
+  ready(): Promise<void> {
+    return this.#listener.ready();
+  }
+
+  get unheard(): number {
+    return this.#unheard;
   }
 
   get generation(): number {

@@ -4,12 +4,19 @@ import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from 
 import type { DatabaseClock } from './database-clock.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 import { buildMembership } from './build-membership.js';
+import { NotificationsUnheardError } from '../notifications-unheard-error.js';
+
+/** Each instance's own channel for its hearing checks (with its id in hex: 46 characters of the 63 allowed). */
+const HEARD_CHANNEL_PREFIX = 'drops_auth_heard_';
+
+/** Shortest wait for a session's first hearing check, so a loaded machine is not taken for a deaf one. */
+const MIN_PROBE_WAIT_MS = 2_000;
 
 /** Longest wait for one page of active ids while the membership is built. */
 const MEMBERSHIP_PAGE_TIMEOUT_MS = 30_000;
 
 const SQL = {
-  listen: `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}`,
+  listen: (heard: string) => `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}; listen ${heard}`,
   // After LISTEN: revisions up to the one read here committed before this lease began, so reads
   // made under it already see them (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). Earlier sessions of this instance lapsed
   // before this one began: their rows go, so no revoker waits on them.
@@ -19,7 +26,8 @@ const SQL = {
     insert into ${LEASES_TABLE} (lease_id, instance_id, expires_at, seen_revision)
     select $1, $2, now() + $3 * interval '1 millisecond', r.revision from ${REVISION_TABLE} r
     returning seen_revision, extract(epoch from clock_timestamp()) * 1000 as database_ms`,
-  // Renews, acknowledges every revision processed so far, and wakes the revokers waiting on it.
+  // Renews, acknowledges every revision processed so far, wakes the revokers waiting on it, and
+  // notifies this session itself: the next renewal goes only once that heartbeat was heard.
   renew: `with renewed as (
       update ${LEASES_TABLE} set expires_at = now() + $2 * interval '1 millisecond',
         seen_revision = greatest(seen_revision, $3::bigint)
@@ -27,7 +35,8 @@ const SQL = {
     )
     select seen_revision, case when $4::boolean then pg_notify('${ACKS_CHANNEL}', $1) end as woke,
       extract(epoch from clock_timestamp()) * 1000 as database_ms,
-      (select revision from ${REVISION_TABLE})::text as current_revision
+      (select revision from ${REVISION_TABLE})::text as current_revision,
+      pg_notify($5, $6) as heartbeat
     from renewed`,
   release: `delete from ${LEASES_TABLE} where lease_id = $1`,
 } as const;
@@ -42,10 +51,43 @@ export interface RevocationListenerOptions extends LeaseTiming {
   readonly clock: DatabaseClock;
   /** An instance acknowledged a revision: revokers waiting here re-check. */
   readonly onAcknowledgement: () => void;
+  /**
+   * Sends `NOTIFY channel, payload` the way announcements are sent: through the query connection
+   * (a pooler, maybe), not the listening session.
+   */
+  readonly announce: (channel: string, payload: string) => Promise<void>;
+  /** A hearing check went unheard: the session is dropped and the lease lapses. */
+  readonly onUnheard: () => void;
   readonly onError: (error: unknown) => void;
 }
 
 class SessionLost extends Error {}
+
+/** What the first session came to: `ready()` waits for it. */
+interface Readiness {
+  readonly promise: Promise<void>;
+  settle(error?: Error): void;
+}
+
+function readiness(): Readiness {
+  let settled = false;
+  let resolve: () => void = () => {};
+  let reject: (error: Error) => void = () => {};
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // nobody may ask
+  return {
+    promise,
+    settle(error?: Error): void {
+      if (settled) return;
+      settled = true;
+      if (error === undefined) resolve();
+      else reject(error);
+    },
+  };
+}
 
 /**
  * Keeps this instance's lease and applies revocations (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): one dedicated session
@@ -62,10 +104,20 @@ export class RevocationListener {
   #running: Promise<void>;
   /** The re-read of a stale membership under way (after a bulk change), if any. */
   #rebuilding: Promise<void> | null = null;
+  readonly #ready = readiness();
 
   constructor(options: RevocationListenerOptions) {
     this.#o = options;
     this.#running = this.#run();
+  }
+
+  /**
+   * Resolves once the first session holds a lease, or failed for a reason other than deafness (it
+   * is retried: until then keys are 503s); rejects with {@link NotificationsUnheardError} if the
+   * first session does not hear its own notifications.
+   */
+  ready(): Promise<void> {
+    return this.#ready.promise;
   }
 
   /** Stops, deletes the lease row when the database answers (so no revoker waits on it), lapses the cache. */
@@ -120,7 +172,9 @@ export class RevocationListener {
         await this.#session();
       } catch (error) {
         if (!this.#closed) this.#o.onError(error);
+        if (this.#sessions === 1) this.#ready.settle(error instanceof NotificationsUnheardError ? error : undefined);
       }
+      this.#ready.settle();
       this.#o.cache.lapse();
       if (this.#closed) return;
       // A session that held for a while starts over at once; repeated failures back off.
@@ -133,16 +187,26 @@ export class RevocationListener {
     const o = this.#o;
     const timeoutMs = renewalIntervalMs(o);
     const session = await o.openSession();
-    const leaseId = `${o.instanceId}/${++this.#sessions}`;
+    const number = ++this.#sessions;
+    const leaseId = `${o.instanceId}/${number}`;
+    const heard = HEARD_CHANNEL_PREFIX + o.instanceId.replaceAll('-', '');
     let lost: Error | null = null;
     let processed = 0;
     let acknowledged = 0;
+    /** Hearing checks sent (the first through the query connection, then one in each renewal) and heard. */
+    let checksSent = 0;
+    let checksHeard = 0;
     session.onLost((error) => {
       lost = error;
       o.cache.lapse();
       this.#wake?.();
     });
     session.onNotification((channel, payload) => {
+      if (channel === heard) {
+        if (payload.startsWith(`${number}:`)) checksHeard = Math.max(checksHeard, Number(payload.slice(payload.indexOf(':') + 1)));
+        this.#wake?.();
+        return;
+      }
       if (channel === ACKS_CHANNEL) {
         o.onAcknowledgement();
         return;
@@ -160,8 +224,25 @@ export class RevocationListener {
       if (lost !== null) throw new SessionLost('revocation session lost', { cause: lost });
     };
     try {
-      await session.exec(SQL.listen);
+      await session.exec(SQL.listen(heard));
       check();
+      // Never deaf: a NOTIFY sent as announcements are (through the query connection) must arrive
+      // here before this session takes a lease.
+      checksSent = 1;
+      await o.announce(heard, `${number}:1`);
+      const probeUntil = o.monotonicNow() + Math.max(timeoutMs, MIN_PROBE_WAIT_MS);
+      while (checksHeard < 1 && lost === null && !this.#closed && o.monotonicNow() < probeUntil) {
+        await this.#sleep(probeUntil - o.monotonicNow());
+      }
+      check();
+      if (this.#closed) return;
+      if (checksHeard < 1) {
+        o.onUnheard();
+        throw new NotificationsUnheardError(
+          'the listening session does not receive the notifications sent through the query connection ' +
+            '(a transaction-mode pooler in front of it drops them): give it a direct or session-mode connection (listenConnectionString)',
+        );
+      }
       // Every active id, read after LISTEN: announcements from here on complete it (counted into
       // acquiring the lease; revokers and minters do not wait on a lease that does not exist yet).
       o.cache.building();
@@ -181,6 +262,7 @@ export class RevocationListener {
       if (first > processed) processed = first;
       acknowledged = first;
       o.cache.granted(leaseDeadline(o, sentAt), first);
+      this.#ready.settle();
       let renewAt = sentAt + timeoutMs;
       while (!this.#closed) {
         if (processed <= acknowledged) {
@@ -189,6 +271,14 @@ export class RevocationListener {
         }
         check();
         if (this.#closed) break;
+        if (checksHeard < checksSent) {
+          // The last renewal's own NOTIFY never arrived: announcements are not reaching this
+          // session either. Stop answering first, then let no minter or revoker wait on this row.
+          o.cache.lapse();
+          o.onUnheard();
+          await session.query(SQL.release, [leaseId], { timeoutMs }).catch(() => {});
+          throw new NotificationsUnheardError('the listening session stopped hearing its own notifications: its lease is given up');
+        }
         this.#rebuildIfStale();
         const ack = processed > acknowledged;
         const carrying = processed;
@@ -196,10 +286,8 @@ export class RevocationListener {
         wallSentAt = o.clock.wallNow();
         const renewed = await session.query<{ database_ms: string | number; current_revision: string }>(
           SQL.renew,
-          [leaseId, o.leaseMs, String(carrying), ack],
-          {
-            timeoutMs,
-          },
+          [leaseId, o.leaseMs, String(carrying), ack, heard, `${number}:${++checksSent}`],
+          { timeoutMs },
         );
         check();
         if (renewed.rows.length !== 1) throw new SessionLost('the lease row is gone');

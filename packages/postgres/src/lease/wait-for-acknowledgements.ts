@@ -39,12 +39,18 @@ export interface WaitForAcknowledgementsOptions {
   /** Longest pause between two checks, in ms (acknowledgements announced on a lost session). */
   readonly maxPollMs: number;
   readonly timeoutMs: number;
+  /**
+   * Longest wait, in ms: a lease renewed past it without acknowledging belongs to an instance that
+   * does not hear announcements (and does not know it): the wait rejects rather than hang.
+   */
+  readonly maxWaitMs: number;
 }
 
 /**
  * Returns once every instance holding an unexpired lease has acknowledged `revision`, or its lease
  * has expired: from then on no instance accepts the revoked key. Rejects if the database stops
- * answering (the caller answers 503; the revocation is committed and a retry waits again).
+ * answering, or after `maxWaitMs` with a lease still pending (the caller answers 503; the
+ * revocation is committed and a retry waits again).
  * @internal
  */
 export async function waitForAcknowledgements(o: WaitForAcknowledgementsOptions): Promise<RevocationWait> {
@@ -65,7 +71,13 @@ export async function waitForAcknowledgements(o: WaitForAcknowledgementsOptions)
       for (const id of waitedOn) if (!acknowledged.has(id)) expired++;
       return { revision: o.revision, durationMs: o.monotonicNow() - start, acknowledged: acknowledged.size, expired };
     }
-    const pause = Math.max(1, Math.min(o.maxPollMs, Math.ceil(Number(row.next_expiry_ms)) + 1));
+    const waited = o.monotonicNow() - start;
+    if (waited >= o.maxWaitMs) {
+      throw new Error(
+        `revision ${o.revision} not acknowledged after ${Math.round(waited)} ms by ${row.pending.length} instance(s) that keep renewing their lease: do they hear announcements?`,
+      );
+    }
+    const pause = Math.max(1, Math.min(o.maxPollMs, o.maxWaitMs - waited, Math.ceil(Number(row.next_expiry_ms)) + 1));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, pause);
       acknowledgement.then(() => {

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { answersFromMemory } from './answers-from-memory.js';
+import { deafenable } from './deafenable.js';
 import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
@@ -62,6 +63,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 interface Slot {
   proxy: TcpProxy;
   alive: boolean;
+  /** In process only: whether its listening sessions hear notifications (`deafen(false)` again). */
+  deafen?: (deaf: boolean) => void;
   findActive(id: string): Promise<ActiveKey | null>;
   /** Whether the instance answers `id` from memory now (it holds its lease and knows the key). */
   fromMemory(id: string): Promise<boolean>;
@@ -141,7 +144,8 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
  * The randomized test of issue 13 (docs/revocation.md): instances on one database, each through
  * its own TCP proxy that is cut (connections reset), black-holed (bytes vanish, nothing closes)
  * and healed, under concurrent key use and revocations on random instances (and by an operator in
- * SQL), with LISTEN sessions dropped alone and an instance killed mid-revoke and restarted: the
+ * SQL), with LISTEN sessions dropped alone, an instance whose listening sessions stop hearing
+ * notifications for a while (its statements still work), and an instance killed mid-revoke and restarted: the
  * last instance is its own node process (test-support/chaos-instance-child.ts, forked with
  * `--import tsx`, no wrapper), SIGKILLed while a revocation runs on it and started again. Meanwhile
  * keys are minted on one instance and used at once on another (issue 25: a key works everywhere
@@ -168,7 +172,11 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     const url = new URL(options.url);
     url.port = String(proxy.port);
     if (kind === 'child') return childSlot(proxy, url.toString(), leaseMs);
-    const db = await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 });
+    let deaf = false;
+    const db = deafenable(
+      await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 }),
+      () => deaf,
+    );
     const store = new PostgresKeyStore({
       db,
       closeDatabase: true,
@@ -181,6 +189,9 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
     return {
       proxy,
       alive: true,
+      deafen: (value) => {
+        deaf = value;
+      },
       findActive: async (id) => store.findActive(id),
       fromMemory: async (id) => answersFromMemory(store, id),
       revoke: (accountId, id) => store.revoke(accountId, id, { at: new Date() }),
@@ -386,7 +397,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   // Faults overlap: each runs on its own, one at a time per instance. The first four are one of
   // each kind (in a seeded order), so even a short run has them all; then they are drawn at random.
   const busy = new Set<number>();
-  const kinds = ['cut', 'stall', 'listen', 'kill'];
+  const kinds = ['cut', 'stall', 'listen', 'kill', 'deaf'];
   const firstFaults = kinds
     .map((k) => ({ k, r: random() }))
     .sort((a, b) => a.r - b.r)
@@ -410,6 +421,12 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
            and (query like 'with renewed%' or query like 'with gone%' or query like 'listen%')`,
       );
       if (rows.length > 0) await options.direct.query('select pg_terminate_backend($1)', [pick(rows).pid]);
+    } else if (action === 'deaf') {
+      // Statements and renewals go on; notifications vanish (docs/revocation.md#a-lease-means-hearing).
+      fault('announcements lost');
+      slot.deafen?.(true);
+      await sleep(between(leaseMs, leaseMs * 3));
+      slot.deafen?.(false);
     } else if (action === 'kill') {
       fault('killed mid-revoke');
       // A revocation starts on the child instance, which is SIGKILLed a few ms later: committed or
@@ -431,9 +448,10 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       if (stop) break;
       const free = slots.map((_, i) => i).filter((i) => !busy.has(i));
       if (free.length === 0) continue;
-      const action = firstFaults[0] ?? pick(['cut', 'stall', 'stall', 'listen', 'kill', 'none']);
-      // Only the child instance is killed (and restarted).
-      const index = action === 'kill' ? killable : pick(free);
+      const action = firstFaults[0] ?? pick(['cut', 'stall', 'stall', 'listen', 'kill', 'deaf', 'none']);
+      // Only the child instance is killed (and restarted); only one in process is deafened.
+      const inProcess = free.filter((i) => i !== killable);
+      const index = action === 'kill' ? killable : action === 'deaf' ? (inProcess.length > 0 ? pick(inProcess) : 0) : pick(free);
       if (busy.has(index)) continue;
       firstFaults.shift();
       busy.add(index);
@@ -445,7 +463,10 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   stop = true;
   await Promise.all([chaos, revoker, minter, ...clients, ...flooders]);
   await Promise.all(faultsDone);
-  for (const s of slots) s.proxy.restore();
+  for (const s of slots) {
+    s.proxy.restore();
+    s.deafen?.(false);
+  }
   await Promise.all([...inFlight]);
   // Healed: on each instance, random ids and then keys minted on the next one, in turns (issue 25:
   // keys minted on A work on B at once, though B had just answered random keys).
