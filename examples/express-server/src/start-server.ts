@@ -144,7 +144,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
     onDelivery: (report) => {
       metrics?.countWebhookDelivery(report);
       if (report.kind === 'delivered') logger.debug({ webhook: report }, 'webhook delivered');
-      else logger.warn({ webhook: report }, report.givenUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry');
+      else {
+        // The detail (what a refused host resolved to, a lookup's error) is the operator's network: debug only.
+        const { detail, ...shown } = report;
+        logger.warn({ webhook: shown }, report.givenUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry');
+        if (detail !== undefined) logger.debug({ webhook: report }, 'webhook delivery failure detail');
+      }
     },
     onError: (error) => logger.warn({ err: error }, 'webhook outbox: reading or updating failed; will retry'),
   });

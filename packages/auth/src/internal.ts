@@ -11,3 +11,4 @@ export {
   type JwsTestVectorFile,
   type JwsTestVectorVerdicts,
 } from './platform/jws-test-vectors.js';
+export { addressLiteralOf, isDeliverableAddress, isLoopbackAddress } from './webhooks/webhook-address.js';

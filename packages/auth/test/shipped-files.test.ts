@@ -20,7 +20,7 @@ function filesUnder(dir: string): string[] {
 describe('packages/auth dependencies', () => {
   it('needs no jose at run time (ESM only: require failed before Node 20.19) and no test-runner peer (npm crashed on it for vitest 1 and 2)', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'auth', 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(manifest.dependencies as object)).toEqual(['@noble/hashes', 'zod']);
+    expect(Object.keys(manifest.dependencies as object)).toEqual(['@noble/hashes', 'ipaddr.js', 'zod']);
     expect(manifest.peerDependencies).toBeUndefined();
   });
 });

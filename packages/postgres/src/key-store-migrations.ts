@@ -725,6 +725,32 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         execute function ${ANNOUNCE_KEY_FUNCTION}('+');
     `,
   },
+  {
+    version: 12,
+    name: 'webhook endpoints take turns; random message ids',
+    // docs/webhooks.md, "Fair between accounts": an endpoint has at most one attempt in flight
+    // (busy_until, the lease of the sender making it), and a circuit (failures in a row; paused_until
+    // while it is open), so one account's dead endpoint holds one sender slot at most, and rarely.
+    // The sender claims endpoints (FOR UPDATE SKIP LOCKED on this row), then one due delivery of each.
+    // A delivery's webhook-id is drawn at random when it is queued (base64url of a v4 UUID's 16
+    // bytes; 122 random bits): a counter shared by every account would let any account count the
+    // others' deliveries. Rows already queued keep the id they may have been sent with (msg_<id>).
+    // Expand only: a sender of migration 11 claims by row and names messages msg_<id>, as before.
+    sql: `
+      alter table ${WEBHOOKS_TABLE}
+        add column busy_until timestamptz,
+        add column failures integer not null default 0,
+        add column paused_until timestamptz;
+      alter table ${WEBHOOK_OUTBOX_TABLE} add column message_id text;
+      update ${WEBHOOK_OUTBOX_TABLE} set message_id = 'msg_' || id;
+      alter table ${WEBHOOK_OUTBOX_TABLE}
+        alter column message_id set default
+          'msg_' || translate(rtrim(encode(uuid_send(gen_random_uuid()), 'base64'), '='), '+/', '-_'),
+        alter column message_id set not null;
+      create index ${WEBHOOK_OUTBOX_TABLE}_due_by_account on ${WEBHOOK_OUTBOX_TABLE} (account_id, next_attempt_at, id)
+        where failed_at is null;
+    `,
+  },
 ]);
 
 /**

@@ -1,11 +1,11 @@
 // Issue 26 item 5 on the reference server: PUT /keys/webhook, then key events delivered from the
 // durable outbox, signed per Standard Webhooks, at least once, across a SIGKILL and two instances.
-import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
+import { LocalWebhookReceiver, type LocalWebhookReceiverOptions, type ReceivedWebhook } from '@drops/auth/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChildServer } from '../testing/child-server.js';
 import { useKillableServerBackend } from '../testing/killable-server-backend.js';
-import { BACKENDS, bearer, useTestServer, type Backend } from '../testing/test-server.js';
+import { BACKENDS, bearer, useTestServer, type Backend, type TestServer } from '../testing/test-server.js';
 import { useTwoInstances } from '../testing/two-instances.js';
 import { until } from '../testing/until.js';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-async function receiver(answer?: (i: number) => { status: number }): Promise<LocalWebhookReceiver> {
+async function receiver(answer?: LocalWebhookReceiverOptions['answer']): Promise<LocalWebhookReceiver> {
   const r = await LocalWebhookReceiver.start(answer === undefined ? {} : { answer });
   receivers.push(r);
   return r;
@@ -113,6 +113,98 @@ describe('webhooks on the reference server', () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/https/);
+  });
+});
+
+/** The reason of the endpoint's newest failed attempt, as GET /keys/webhook shows the owner, once there is one (2 s at most). */
+async function lastFailureReason(s: TestServer, idToken: string): Promise<string> {
+  for (let i = 0; ; i++) {
+    const shown = (await (await s.fetch('/keys/webhook', { headers: bearer(idToken) })).json()) as {
+      deliveries: { lastFailure: { reason: string } | null };
+    };
+    if (shown.deliveries.lastFailure !== null) return shown.deliveries.lastFailure.reason;
+    if (i === 200) throw new Error('no failed attempt shown');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each(BACKENDS)('webhooks fair between accounts (%s)', (backend: Backend) => {
+  const server = useTestServer({ backend, idp: 'dev' });
+
+  it("another account's delivery arrives within 5 s beside 60 deliveries stalled by an endpoint that never answers", async () => {
+    const s = server();
+    const stalled = await receiver(() => null);
+    const attacker = await s.token('stalling');
+    await setWebhook(s.url, attacker, stalled.url);
+    for (let i = 0; i < 60; i++) {
+      const res = await s.fetch('/keys', { method: 'POST', headers: bearer(attacker), body: '{}' });
+      expect(res.status).toBe(201);
+    }
+    await until(() => stalled.received.length >= 1, 'a stalled attempt', 1000);
+    const r = await receiver();
+    const secret = await setWebhook(s.url, await s.token('served'), r.url);
+    const mintedAt = Date.now();
+    const { id } = await s.mintKey('served');
+    await until(() => r.delivered.length === 1, "the other account's delivery", 1000);
+    expect(Date.now() - mintedAt).toBeLessThan(5000);
+    expect(verified(secret, r.delivered[0] as ReceivedWebhook).data.keyId).toBe(id);
+    expect(stalled.received).toHaveLength(1); // one attempt at a time per endpoint
+  }, 30_000);
+});
+
+describe('webhook addresses outside development (PostgreSQL, an external identity provider)', () => {
+  const server = useTestServer({ backend: 'postgres' });
+
+  it('answers 400 to PUT /keys/webhook for a non-public address literal in any spelling, and changes nothing', async () => {
+    const s = server();
+    const idToken = await s.token('literal');
+    const put = (url: string) =>
+      s.fetch('/keys/webhook', {
+        method: 'PUT',
+        headers: { ...bearer(idToken), 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+    const spellings = [
+      'https://10.0.0.1/hooks',
+      'https://0x7f.1/hooks', // 127.0.0.1
+      'https://2852039166/latest/meta-data', // 169.254.169.254
+      'https://[::127.0.0.1]/hooks', // IPv4-compatible
+      'https://[::10.0.0.1]/hooks',
+      'https://[::169.254.169.254]/latest/meta-data',
+      'https://[::ffff:127.0.0.1]/hooks', // IPv4-mapped
+      'https://[::ffff:a9fe:a9fe]/latest/meta-data',
+      'https://[64:ff9b::10.0.0.1]/hooks', // NAT64
+      'https://[64:ff9b:1::c0a8:1]/hooks', // local-use NAT64, 192.168.0.1
+      'https://[2002:a00:1::1]/hooks', // 6to4 of 10.0.0.1
+      'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hooks', // Teredo
+      'https://[fd00:ec2::254]/latest/meta-data',
+      'https://[fe80::1]/hooks',
+      'https://[::]/hooks',
+      'https://100.64.0.1/hooks',
+    ];
+    for (const url of spellings) {
+      const res = await put(url);
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as { error: string }).error, url).toMatch(/public host/);
+    }
+    expect(await (await s.fetch('/keys/webhook', { headers: bearer(idToken) })).json()).toEqual({ url: null });
+    expect((await put('https://93.184.215.14/hooks')).status).toBe(200);
+    expect((await put('https://[2606:4700:4700::1111]/hooks')).status).toBe(200);
+  });
+
+  it('shows the owner one reason for a name that does not exist and one that resolves to an inner address', async () => {
+    const s = server();
+    const reasons: string[] = [];
+    for (const [sub, url] of [
+      ['dns-missing', 'https://no-such-host.invalid/hooks'],
+      ['dns-inner', 'https://localhost:9/hooks'],
+    ] as const) {
+      const idToken = await s.token(sub);
+      await setWebhook(s.url, idToken, url);
+      await s.mintKey(sub);
+      reasons.push(await lastFailureReason(s, idToken));
+    }
+    expect(reasons).toEqual(['no public address', 'no public address']);
   });
 });
 

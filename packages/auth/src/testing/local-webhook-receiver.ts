@@ -8,6 +8,7 @@ export interface ReceivedWebhook {
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The status answered; `0` for a request held without an answer. */
   readonly status: number;
 }
 
@@ -15,9 +16,11 @@ export interface ReceivedWebhook {
 export interface LocalWebhookReceiverOptions {
   /**
    * The status (and headers) of each answer, asked with the request's 0-based index. Default: 204
-   * for every request. A 3xx with a `location` header tests that senders follow no redirect.
+   * for every request. A 3xx with a `location` header tests that senders follow no redirect;
+   * `null` holds the request and never answers (an endpoint that stalls its senders until they give
+   * up; `close()` cuts it).
    */
-  readonly answer?: (index: number, request: { readonly path: string }) => { status: number; headers?: Record<string, string> };
+  readonly answer?: (index: number, request: { readonly path: string }) => { status: number; headers?: Record<string, string> } | null;
 }
 
 /**
@@ -47,7 +50,7 @@ export class LocalWebhookReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const path = req.url ?? '/';
-        const answer = options.answer?.(this.#received.length, { path }) ?? { status: 204 };
+        const answer = options.answer === undefined ? { status: 204 } : options.answer(this.#received.length, { path });
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
         this.#received.push({
@@ -55,9 +58,9 @@ export class LocalWebhookReceiver {
           path,
           headers,
           body: Buffer.concat(chunks).toString('utf8'),
-          status: answer.status,
+          status: answer?.status ?? 0,
         });
-        res.writeHead(answer.status, answer.headers).end();
+        if (answer !== null) res.writeHead(answer.status, answer.headers).end();
       });
     });
   }

@@ -114,7 +114,7 @@ export function createWebhookSettings(options: WebhookOptions): WebhookSettings 
     },
     async set(principal, body) {
       assertIdToken(principal);
-      const url = parseWebhookUrl(urlOfBody(body), allowLoopbackHttp);
+      const url = await parseWebhookUrl(urlOfBody(body), allowLoopbackHttp);
       const secret = generateWebhookSecret(random);
       await guard(() => store.set(principal.accountId, url, secret));
       return { url, secret };

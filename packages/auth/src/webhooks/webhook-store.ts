@@ -51,8 +51,8 @@ export interface WebhookDeliveries {
   /**
    * The latest failed attempt among the deliveries still held, pending or failed: when (RFC 3339,
    * UTC) and why, a short classification such as `answered 500`, `timed out` or
-   * `refused: not a public address` (never the endpoint's answer, a header, the secret, or what
-   * an inner name resolved to). `null` when none failed.
+   * `no public address` (never the endpoint's answer, a header, the secret, or whether a name
+   * resolved). `null` when none failed.
    */
   readonly lastFailure: { readonly at: string; readonly reason: string } | null;
 }

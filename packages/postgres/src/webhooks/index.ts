@@ -6,6 +6,7 @@ export {
   type WebhookSender,
   type WebhookSenderOptions,
 } from './webhook-sender.js';
-export { postWebhook, type WebhookPostOptions, type WebhookPostResult } from './safe-webhook-post.js';
-export { isDeliverableAddress } from './webhook-address.js';
+export { NO_PUBLIC_ADDRESS, postWebhook, type WebhookPostOptions, type WebhookPostResult } from './safe-webhook-post.js';
+// The rule PUT /keys/webhook checks literals with (in the core), and the sender every address with.
+export { isDeliverableAddress } from '@drops/auth/internal';
 export { type ExpiryNoticeOptions, writeExpiryNotices } from './expiry-notices.js';

@@ -55,10 +55,12 @@ export class PostgresWebhookStore implements WebhookStore {
     return { url: row.url, deliveries: { pending: Number(row.pending), failed: Number(row.failed), lastFailure } };
   }
 
+  /** Sets the endpoint; a new URL starts with its circuit closed. */
   async set(accountId: string, url: string, secret: string): Promise<void> {
     await this.#db.query(
       `insert into ${WEBHOOKS_TABLE} (account_id, url, secret) values ($1, $2, $3)
-         on conflict (account_id) do update set url = excluded.url, secret = excluded.secret, updated_at = now()`,
+         on conflict (account_id) do update
+           set url = excluded.url, secret = excluded.secret, updated_at = now(), failures = 0, paused_until = null`,
       [accountId, url, secret],
     );
   }

@@ -2,17 +2,26 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isDeliverableAddress, isLoopbackAddress } from './webhook-address.js';
+import { addressLiteralOf, isDeliverableAddress, isLoopbackAddress } from '@drops/auth/internal';
+
+/**
+ * The one reason for every host the sender will not reach before connecting, resolved or not: a
+ * literal or name with an inner address, a name that does not resolve or has no address, a lookup
+ * that fails or times out. One reason, so an account cannot map the operator's DNS through it.
+ */
+export const NO_PUBLIC_ADDRESS = 'no public address';
 
 /**
  * How a delivery went: `delivered` on a 2xx; otherwise why not, a short classification shown to the
- * account's owner: `answered <status>`, `timed out`, a refusal of the URL or address (`not an https
- * URL`, `refused: not a public address`, ...), `failed (<error code>)` (`ECONNREFUSED`, `ENOTFOUND`,
- * `CERT_HAS_EXPIRED`, ...) or `failed`. Never an error's message, the answer, a header or the secret.
+ * account's owner (`reason`): `answered <status>`, `timed out`, a refusal of the URL or host (`not an
+ * https URL`, {@link NO_PUBLIC_ADDRESS}, ...), `failed (<error code>)` for a connection or TLS error
+ * (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, ...) or `failed`. Never an error's message, the answer, a
+ * header or the secret. `detail`, for the operator's logs only, says more where the reason is
+ * {@link NO_PUBLIC_ADDRESS} (the lookup's error code, or the address refused).
  */
 export type WebhookPostResult =
   | { readonly delivered: true; readonly status: number }
-  | { readonly delivered: false; readonly reason: string };
+  | { readonly delivered: false; readonly reason: string; readonly detail?: string };
 
 /** Options of {@link postWebhook}. */
 export interface WebhookPostOptions {
@@ -24,17 +33,31 @@ export interface WebhookPostOptions {
   readonly resolve?: (hostname: string) => Promise<readonly string[]>;
 }
 
-/** A refusal made here: its message is a reason fit to show the owner. */
-class Refusal extends Error {}
+/** A refusal made here: its message is a reason fit to show the owner; `detail` is the operator's. */
+class Refusal extends Error {
+  readonly detail: string | undefined;
+  constructor(reason: string, detail?: string) {
+    super(reason);
+    this.detail = detail;
+  }
+}
 
 /** An error code (Node's, OpenSSL's) is a fixed word; anything else about the error stays out of the reason. */
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-function reasonOf(error: unknown, timedOut: boolean): string {
-  if (timedOut) return 'timed out';
-  if (error instanceof Refusal) return error.message;
+function codeOf(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && ERROR_CODE.test(code) ? `failed (${code})` : 'failed';
+  return typeof code === 'string' && ERROR_CODE.test(code) ? code : null;
+}
+
+function failureOf(error: unknown, timedOut: boolean): WebhookPostResult {
+  if (error instanceof Refusal) {
+    const { message: reason, detail } = error;
+    return detail === undefined ? { delivered: false, reason } : { delivered: false, reason, detail };
+  }
+  if (timedOut) return { delivered: false, reason: 'timed out' };
+  const code = codeOf(error);
+  return { delivered: false, reason: code === null ? 'failed' : `failed (${code})` };
 }
 
 async function systemResolve(hostname: string): Promise<readonly string[]> {
@@ -42,26 +65,28 @@ async function systemResolve(hostname: string): Promise<readonly string[]> {
   return answers.map((a) => a.address);
 }
 
-/** The host of a URL as an address literal (without IPv6 brackets), or `null` for a name. */
-function literalOf(hostname: string): string | null {
-  const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  return /^[\d.]+$/.test(bare) || bare.includes(':') ? bare : null;
+/** The host's addresses: the literal, or what the name resolves to (a failure, the timeout included, is {@link NO_PUBLIC_ADDRESS}). */
+async function addressesOf(url: URL, options: WebhookPostOptions, timeout: AbortSignal): Promise<readonly string[]> {
+  const literal = addressLiteralOf(url.hostname);
+  if (literal !== null) return [literal];
+  try {
+    return await Promise.race([(options.resolve ?? systemResolve)(url.hostname), aborted(timeout)]);
+  } catch (error) {
+    throw new Refusal(NO_PUBLIC_ADDRESS, error instanceof Refusal ? 'lookup timed out' : (codeOf(error) ?? 'lookup failed'));
+  }
 }
 
 /**
  * The checked address to connect to: the host is resolved here, every address it resolves to must
  * be deliverable (one inner address among public ones refuses the host: a rebinding name could
  * answer either), and the connection is then pinned to the first (a second lookup could answer
- * differently).
+ * differently). Whatever stops it, the owner sees {@link NO_PUBLIC_ADDRESS}.
  */
-async function checkedAddress(url: URL, options: WebhookPostOptions): Promise<string> {
-  const literal = literalOf(url.hostname);
-  const addresses = literal !== null ? [literal] : await (options.resolve ?? systemResolve)(url.hostname);
-  if (addresses.length === 0) throw new Refusal('the host has no address');
-  for (const address of addresses) {
-    // Not which address: the owner sees this reason, and an inner name's address is the operator's.
-    if (!isDeliverableAddress(address, options.allowLoopback)) throw new Refusal('refused: not a public address');
-  }
+async function checkedAddress(url: URL, options: WebhookPostOptions, timeout: AbortSignal): Promise<string> {
+  const addresses = await addressesOf(url, options, timeout);
+  if (addresses.length === 0) throw new Refusal(NO_PUBLIC_ADDRESS, 'no address');
+  const refused = addresses.find((address) => !isDeliverableAddress(address, options.allowLoopback));
+  if (refused !== undefined) throw new Refusal(NO_PUBLIC_ADDRESS, `${refused} is not public`);
   return addresses[0] as string;
 }
 
@@ -109,7 +134,7 @@ export async function postWebhook(
   try {
     const url = new URL(target);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowLoopback)) throw new Refusal('not an https URL');
-    const address = await Promise.race([checkedAddress(url, options), aborted(timeout)]);
+    const address = await checkedAddress(url, options, timeout);
     if (url.protocol === 'http:' && !isLoopbackAddress(address)) throw new Refusal('http only to a loopback address');
     const res = await send(
       url,
@@ -127,6 +152,6 @@ export async function postWebhook(
     const status = res.statusCode ?? 0;
     return status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `answered ${status}` };
   } catch (error) {
-    return { delivered: false, reason: reasonOf(error, timeout.aborted) };
+    return failureOf(error, timeout.aborted);
   }
 }

@@ -1,17 +1,17 @@
 // Issue 26 item 5: key events delivered from the outbox, signed per Standard Webhooks, at least once.
 import { createKeyManager, createWebhookSettings, type KeyManager, type Principal, type WebhookEndpoint } from '@drops/auth';
-import { LocalWebhookReceiver, type ReceivedWebhook } from '@drops/auth/testing';
+import { LocalWebhookReceiver, type LocalWebhookReceiverOptions, type ReceivedWebhook } from '@drops/auth/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from '../from-pg-pool.js';
-import { KEYS_TABLE, migrateKeyStore, WEBHOOK_OUTBOX_TABLE } from '../key-store-migrations.js';
+import { KEYS_TABLE, migrateKeyStore, WEBHOOK_OUTBOX_TABLE, WEBHOOKS_TABLE } from '../key-store-migrations.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { eventually } from '../test-support/eventually.js';
 import { freshDatabase, type FreshDatabase } from '../test-support/fresh-database.js';
 import { writeExpiryNotices } from './expiry-notices.js';
 import { PostgresWebhookStore } from './postgres-webhook-store.js';
-import { startWebhookSender, type WebhookDeliveryReport, type WebhookSender } from './webhook-sender.js';
+import { startWebhookSender, type WebhookDeliveryReport, type WebhookSender, type WebhookSenderOptions } from './webhook-sender.js';
 
 let database: FreshDatabase;
 let db: Queryable;
@@ -49,14 +49,14 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function receiver(answer?: (i: number) => { status: number; headers?: Record<string, string> }): Promise<LocalWebhookReceiver> {
+async function receiver(answer?: LocalWebhookReceiverOptions['answer']): Promise<LocalWebhookReceiver> {
   const r = await LocalWebhookReceiver.start(answer === undefined ? {} : { answer });
   receivers.push(r);
   return r;
 }
 
-function sender(retrySeconds: number[] = [0, 0, 0]): WebhookSender {
-  const s = startWebhookSender({ db, retrySeconds, allowLoopback: true, intervalMs: 20 });
+function sender(retrySeconds: number[] = [0, 0, 0], options: Partial<WebhookSenderOptions> = {}): WebhookSender {
+  const s = startWebhookSender({ db, retrySeconds, allowLoopback: true, intervalMs: 20, ...options });
   senders.push(s);
   return s;
 }
@@ -107,7 +107,7 @@ describe('webhook delivery from the outbox', () => {
       expect(x.body).not.toContain(minted.apiKey);
       expect(x.body).not.toContain(secret);
       expect(x.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-      expect(x.headers['webhook-id']).toMatch(/^msg_\d+$/);
+      expect(x.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9_-]{22}$/);
     }
     // A retry is the same message (same id, same body), signed afresh.
     const first = r.received[0] as ReceivedWebhook;
@@ -157,8 +157,8 @@ describe('webhook delivery from the outbox', () => {
     await keys.mint(owner('acct_down'));
     await keys.mint(owner('acct_down'));
     const reports: WebhookDeliveryReport[] = [];
-    const s = startWebhookSender({ db, retrySeconds: [0, 0], allowLoopback: true, intervalMs: 20, onDelivery: (x) => reports.push(x) });
-    senders.push(s);
+    // Every attempt made: the circuit is another test's.
+    const s = sender([0, 0], { openCircuitAfter: 10, onDelivery: (x) => reports.push(x) });
     await eventually(async () => ((await deadOf('acct_down')).length === 2 ? true : undefined));
     expect(await outboxOf('acct_down')).toBe(0);
     expect(r.received).toHaveLength(6);
@@ -286,5 +286,58 @@ describe('webhook delivery from the outbox', () => {
         ['key.expired', sooner.id, undefined],
       ].sort(),
     );
+  });
+
+  it('is fair between accounts: a stalled endpoint has one attempt in flight, on any sender, and another account is served at once', async () => {
+    const stalled = await receiver(() => null); // never answers
+    await keys.webhook.set(owner('acct_stall'), { url: stalled.url });
+    for (let i = 0; i < 60; i++) await keys.mint(owner('acct_stall'));
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_served'), { url: r.url });
+    await keys.mint(owner('acct_served'));
+    const started = Date.now();
+    sender([60]);
+    sender([60]);
+    await eventually(() => (r.delivered.length === 1 ? true : undefined), 4000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(verified(secret, r.delivered[0] as ReceivedWebhook).type).toBe('key.minted');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a few more turns of both senders
+    expect(stalled.received).toHaveLength(1);
+    await keys.webhook.remove(owner('acct_stall'));
+    await stalled.close(); // cuts the attempt in flight
+  });
+
+  it("opens an endpoint's circuit after failures in a row: deliveries then fail without a connection, and one attempt closes it", async () => {
+    let up = false;
+    const r = await receiver(() => ({ status: up ? 204 : 500 }));
+    await keys.webhook.set(owner('acct_circuit'), { url: r.url });
+    for (let i = 0; i < 4; i++) await keys.mint(owner('acct_circuit'));
+    const reports: WebhookDeliveryReport[] = [];
+    sender([0, 0], { openCircuitAfter: 2, onDelivery: (x) => reports.push(x) });
+    // Two attempts fail; the circuit opens (30 s): every delivery then runs out of its retries, unsent.
+    await eventually(async () => ((await deadOf('acct_circuit')).length === 4 ? true : undefined));
+    expect(r.received).toHaveLength(2);
+    const unsent = reports.filter(
+      (x) => x.accountId === 'acct_circuit' && x.kind === 'failed' && x.reason === 'not sent: the endpoint kept failing',
+    );
+    expect(unsent).toHaveLength(4 * 3 - 2);
+    // The owner sees why the endpoint failed, not that deliveries were skipped.
+    expect((await shown('acct_circuit')).deliveries).toMatchObject({ pending: 0, failed: 4, lastFailure: { reason: 'answered 500' } });
+    const circuit = async () =>
+      (
+        await db.query<{ failures: number; open: boolean }>(
+          `select failures, paused_until > now() as open from ${WEBHOOKS_TABLE} where account_id = $1`,
+          ['acct_circuit'],
+        )
+      ).rows[0];
+    expect(await circuit()).toEqual({ failures: 2, open: true });
+
+    // Once the circuit's time is up, one attempt is made; it succeeds and closes the circuit.
+    up = true;
+    await keys.mint(owner('acct_circuit'));
+    await db.query(`update ${WEBHOOKS_TABLE} set paused_until = now() - interval '1 second' where account_id = $1`, ['acct_circuit']);
+    await eventually(() => (r.delivered.length === 1 ? true : undefined));
+    await eventually(async () => ((await circuit())?.failures === 0 ? true : undefined));
+    expect(await circuit()).toEqual({ failures: 0, open: null });
   });
 });

@@ -1,56 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { LocalWebhookReceiver } from '@drops/auth/testing';
 import { describe, expect, it } from 'vitest';
-import { postWebhook } from './safe-webhook-post.js';
-import { isDeliverableAddress, isLoopbackAddress } from './webhook-address.js';
-
-describe('isDeliverableAddress', () => {
-  it('accepts public unicast addresses', () => {
-    for (const a of ['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) {
-      expect(isDeliverableAddress(a, false), a).toBe(true);
-    }
-  });
-
-  it('refuses private, loopback, link-local, unique-local, CGNAT, multicast, unspecified and IPv4-mapped forms of them', () => {
-    for (const a of [
-      '10.0.0.1',
-      '172.16.5.4',
-      '192.168.1.1',
-      '127.0.0.1',
-      '127.1.2.3',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '255.255.255.255',
-      '224.0.0.1',
-      '::',
-      '::1',
-      'fe80::1',
-      'fc00::1',
-      'fd12:3456::1',
-      'ff02::1',
-      '::ffff:10.0.0.1',
-      '::ffff:127.0.0.1',
-      '::ffff:169.254.169.254',
-      '64:ff9b::a00:1',
-      '2002:a00:1::',
-      'not an address',
-      '',
-    ]) {
-      expect(isDeliverableAddress(a, false), a).toBe(false);
-    }
-  });
-
-  it('accepts loopback only when allowed (development), and nothing else more', () => {
-    expect(isDeliverableAddress('127.0.0.1', true)).toBe(true);
-    expect(isDeliverableAddress('::1', true)).toBe(true);
-    expect(isDeliverableAddress('::ffff:127.0.0.1', true)).toBe(true);
-    expect(isDeliverableAddress('10.0.0.1', true)).toBe(false);
-    expect(isDeliverableAddress('169.254.169.254', true)).toBe(false);
-    expect(isLoopbackAddress('127.0.0.1')).toBe(true);
-    expect(isLoopbackAddress('8.8.8.8')).toBe(false);
-  });
-});
+import { NO_PUBLIC_ADDRESS, postWebhook } from './safe-webhook-post.js';
 
 describe('postWebhook', () => {
   const post = (url: string, resolve?: (host: string) => Promise<readonly string[]>, allowLoopback = false) =>
@@ -66,13 +17,16 @@ describe('postWebhook', () => {
       // network stays unmapped by an account probing it with webhook URLs).
       expect(await post('https://hooks.example/hooks', async () => ['93.184.215.14', '10.0.0.1'])).toEqual({
         delivered: false,
-        reason: 'refused: not a public address',
+        reason: NO_PUBLIC_ADDRESS,
+        detail: '10.0.0.1 is not public',
       });
-      expect(await post('https://[fe80::1]/hooks')).toEqual({ delivered: false, reason: 'refused: not a public address' });
-      expect(await post('https://169.254.169.254/latest/meta-data')).toEqual({
-        delivered: false,
-        reason: 'refused: not a public address',
-      });
+      for (const literal of [
+        'https://[fe80::1]/hooks',
+        'https://169.254.169.254/latest/meta-data',
+        `https://[::127.0.0.1]:${port}/hooks`,
+      ]) {
+        expect(await post(literal), literal).toMatchObject({ delivered: false, reason: NO_PUBLIC_ADDRESS });
+      }
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();
@@ -98,14 +52,32 @@ describe('postWebhook', () => {
       });
     });
     expect(await post(`http://127.0.0.1:${closed}/hooks`, undefined, true)).toEqual({ delivered: false, reason: 'failed (ECONNREFUSED)' });
-    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example'), { code: 'ENOTFOUND' });
-    expect(await post('https://hooks.example/hooks', () => Promise.reject(unknownHost))).toEqual({
-      delivered: false,
-      reason: 'failed (ENOTFOUND)',
-    });
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const talkative = Object.assign(new Error(`could not send with ${secret}`), { code: `not a code ${secret}` });
-    expect(await post('https://hooks.example/hooks', () => Promise.reject(talkative))).toEqual({ delivered: false, reason: 'failed' });
+    const failed = await post('https://hooks.example/hooks', () => Promise.reject(talkative));
+    expect(failed).toEqual({ delivered: false, reason: NO_PUBLIC_ADDRESS, detail: 'lookup failed' });
+  });
+
+  it('gives the owner one reason for every host it will not reach, resolved or not: the operator keeps the detail', async () => {
+    const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example'), { code: 'ENOTFOUND' });
+    const hanging = (): Promise<never> => new Promise(() => {});
+    const outcomes = [
+      await post('https://hooks.example/hooks', () => Promise.reject(unknownHost)),
+      await post('https://hooks.example/hooks', async () => []),
+      await post('https://hooks.example/hooks', async () => ['10.1.2.3']),
+      await post('https://hooks.example/hooks', async () => ['::ffff:192.168.0.1']),
+      await post('https://[::10.0.0.1]/hooks'),
+      await postWebhook('https://hooks.example/hooks', {}, '{}', { allowLoopback: false, timeoutMs: 50, resolve: hanging }),
+    ];
+    expect(new Set(outcomes.map((o) => (o.delivered ? 'delivered' : o.reason)))).toEqual(new Set([NO_PUBLIC_ADDRESS]));
+    expect(outcomes.map((o) => (o.delivered ? null : o.detail))).toEqual([
+      'ENOTFOUND',
+      'no address',
+      '10.1.2.3 is not public',
+      '::ffff:192.168.0.1 is not public',
+      '::a00:1 is not public',
+      'lookup timed out',
+    ]);
   });
 
   it('connects to the checked address, not to what a second lookup would say (DNS pinned)', async () => {
