@@ -71,7 +71,7 @@ export interface Config {
   readonly secretScanningKeysUrl: string;
   /** `MINT_MAX_AUTH_AGE_SECONDS`: `POST /keys` needs a login (`auth_time`) at most this old; `null`: no limit. */
   readonly mintMaxAuthAgeSeconds: number | null;
-  /** `MAX_KEY_LIFETIME_DAYS`: a mint's `expiresAt` at most this many days ahead; `null`: no limit. */
+  /** `MAX_KEY_LIFETIME_DAYS`: the longest any key lives (mint and roll); `null`: no limit. */
   readonly maxKeyLifetimeDays: number | null;
   /** `WEBHOOK_RETRY_SECONDS`: delays between webhook delivery attempts, in seconds. */
   readonly webhookRetrySeconds: readonly number[];
