@@ -37,10 +37,12 @@ export function createKeysRouter(
     writeNodeAnswer(res, answer, req.auth);
   });
   // Every path goes to the one core; the routes are declared so that Express names the one that
-  // answered (`req.route`: `/keys/:id` in an access log), the last layer takes the rest.
+  // answered (`req.route`: `/keys/:id` in an access log, `/keys/webhook` for the webhook, declared
+  // before `/:id` so that it is not labelled a key), the last layer takes the rest.
   const router = Router();
   router.all('/', handle);
   router.all('/events', handle);
+  router.all('/webhook', handle);
   router.all('/:id', handle);
   router.all('/:id/roll', handle);
   router.use(handle);
