@@ -51,7 +51,7 @@ export interface Config {
   /** Node's `headersTimeout` and `requestTimeout` (the whole request, body included), in ms. */
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
-  /** `server.maxConnections`, and open connections per client address (IPv6 per network). */
+  /** Open connections in all, and per client address (IPv6 per network): past either, a 503. */
   readonly maxConnections: number;
   readonly maxConnectionsPerClient: number;
   /** `POST /secret-scanning/github` per client address per window. */
