@@ -37,7 +37,15 @@ function pinoLine(
   if (req.headers.authorization !== undefined) headers['authorization'] = '[redacted]';
   logger[level](
     {
-      req: { id: req.id, method: req.method, url: req.originalUrl, route, headers, remoteAddress: req.socket.remoteAddress, clientAddress: req.ip },
+      req: {
+        id: req.id,
+        method: req.method,
+        url: req.originalUrl,
+        route,
+        headers,
+        remoteAddress: req.socket.remoteAddress,
+        clientAddress: req.ip,
+      },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(durationMs * 1000) / 1000,
       credential: principal?.credential,

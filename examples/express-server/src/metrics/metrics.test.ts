@@ -108,7 +108,11 @@ describe('GET /metrics on the metrics listener', () => {
     ];
     const statuses = new Map<string, number>();
     for (const [method, path] of asked) {
-      const res = await s.fetch(path, { method, headers: { ...bearer(token), 'content-type': 'application/json' }, body: method === 'PUT' ? '{"url":"https://example.com/hook"}' : method === 'POST' ? '{}' : null });
+      const res = await s.fetch(path, {
+        method,
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: method === 'PUT' ? '{"url":"https://example.com/hook"}' : method === 'POST' ? '{}' : null,
+      });
       statuses.set(`${method} ${path}`, res.status);
     }
     const grew = growth(before, await scrape(metricsUrl));

@@ -49,7 +49,12 @@ describe('key set and discovery documents past 512 KiB', () => {
   it('a 64 MiB key set is a 503, read no further than the cap and the socket buffers', async () => {
     const endpoint = await hugeEndpoint();
     open = endpoint.server;
-    const verifier = createIdTokenVerifier({ issuer: 'https://issuer.example', audience: 'a', jwksUrl: `${endpoint.url}/jwks`, fetchTimeoutMs: 20_000 });
+    const verifier = createIdTokenVerifier({
+      issuer: 'https://issuer.example',
+      audience: 'a',
+      jwksUrl: `${endpoint.url}/jwks`,
+      fetchTimeoutMs: 20_000,
+    });
     const error = await verifier.verify(TOKEN).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ status: 503 });

@@ -132,7 +132,8 @@ export class KeyMembership {
         r += FINGERPRINT_WORDS;
         continue;
       }
-      for (; a < added.length && compareAt(added, a, sorted, s) < 0; a += FINGERPRINT_WORDS, o += FINGERPRINT_WORDS) copyAt(added, a, out, o);
+      for (; a < added.length && compareAt(added, a, sorted, s) < 0; a += FINGERPRINT_WORDS, o += FINGERPRINT_WORDS)
+        copyAt(added, a, out, o);
       copyAt(sorted, s, out, o);
       o += FINGERPRINT_WORDS;
     }
