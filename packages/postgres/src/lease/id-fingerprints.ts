@@ -29,8 +29,8 @@ export function writeFingerprint(id: string, into: Uint32Array, at: number): boo
   return true;
 }
 
-/** Word `w` of `id`'s fingerprint (hex digits 8w to 8w + 7), or -1 if they are not lowercase hex. @internal */
-export function wordOf(id: string, w: number): number {
+/** Word `w` of `id`'s fingerprint (hex digits 8w to 8w + 7), or -1 if they are not lowercase hex. */
+function wordOf(id: string, w: number): number {
   if (id.length < w * 8 + 8) return -1;
   let value = 0;
   for (let i = w * 8; i < w * 8 + 8; i++) {
