@@ -2,18 +2,22 @@
 // a database: bytes per key, the sort of a build, random lookups, adds with their merges.
 //   node --expose-gc --import tsx bench/membership-structure.ts
 import { createHash, randomBytes } from 'node:crypto';
+import { FINGERPRINT_WORDS } from '../packages/postgres/src/lease/id-fingerprints.ts';
 import { KeyMembership } from '../packages/postgres/src/lease/key-membership.ts';
 const N = Number(process.env.N ?? 10_000_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const seed = randomBytes(32);
-const prefixes = new Uint32Array(N);
-for (let i = 0; i < N; i++) prefixes[i] = createHash('sha256').update(seed).update(String(i)).digest().readUInt32BE(0);
+const fingerprints = new Uint32Array(N * FINGERPRINT_WORDS);
+for (let i = 0; i < N; i++) {
+  const digest = createHash('sha256').update(seed).update(String(i)).digest();
+  for (let w = 0; w < FINGERPRINT_WORDS; w++) fingerprints[i * FINGERPRINT_WORDS + w] = digest.readUInt32BE(4 * w);
+}
 gc();
 const t0 = performance.now();
-const m = new KeyMembership(prefixes);
+const m = new KeyMembership(fingerprints);
 const sortMs = performance.now() - t0;
 gc();
-const bytes = m.bytes; // the sorted Uint32Array (sorted in place) plus the pending maps (none yet)
+const bytes = m.bytes; // the sorted Uint32Array plus the pending maps (none yet)
 const ids = Array.from({ length: 10_000 }, () => createHash('sha256').update(randomBytes(32)).digest('hex'));
 let positives = 0;
 const t1 = performance.now();

@@ -13,6 +13,7 @@ function exchange(overrides: { req?: Record<string, unknown>; res?: Record<strin
     url: '/whoami',
     headers: { host: 'drops.example', 'user-agent': 'cli/1.0 "beta"\n', authorization: 'Bearer hp_secret' },
     socket: { remoteAddress: '10.0.0.7' },
+    ip: '203.0.113.9',
     auth: { accountId: 'acct_1', credential: 'api_key', keyId: 'f'.repeat(64) },
     ...overrides.req,
   };
@@ -36,7 +37,15 @@ function pinoLine(
   if (req.headers.authorization !== undefined) headers['authorization'] = '[redacted]';
   logger[level](
     {
-      req: { id: req.id, method: req.method, url: req.originalUrl, route, headers, remoteAddress: req.socket.remoteAddress },
+      req: {
+        id: req.id,
+        method: req.method,
+        url: req.originalUrl,
+        route,
+        headers,
+        remoteAddress: req.socket.remoteAddress,
+        clientAddress: req.ip,
+      },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(durationMs * 1000) / 1000,
       credential: principal?.credential,

@@ -164,10 +164,12 @@ export const SETTINGS = {
     parse: p.trustProxy(),
     default: 'false',
     meaning:
-      "Express `trust proxy` (proxy-addr): a hop count (`1`: one proxy in front, the address it appended is the client's), " +
-      "or a comma list of your proxies' addresses or subnets (`10.0.0.0/8, ::1`, or `loopback`, `linklocal`, " +
-      '`uniquelocal`), so the rate limits see the real client address. `true` is refused: it would believe any ' +
-      '`X-Forwarded-For`, and a client could pick its own address',
+      'Express `trust proxy` (proxy-addr), so the rate limits see the real client address: preferably a comma list of your ' +
+      "proxies' addresses or subnets (`10.0.0.0/8, ::1`, or `loopback`, `linklocal`, `uniquelocal`), trusted only when " +
+      "they are the ones connecting; or a hop count (`1`: the address the last hop appended is the client's). A hop " +
+      'count trusts whoever connects: a client that reaches the port directly, not through the proxy, writes ' +
+      '`X-Forwarded-For` itself and picks its address for every per-client limit, so use one only where nothing but ' +
+      'the proxy can connect (the server warns once at start). `true` is refused: it would believe any `X-Forwarded-For`',
   },
   ipv6PrefixLength: {
     env: 'IPV6_PREFIX_LENGTH',
@@ -194,16 +196,18 @@ export const SETTINGS = {
     parse: p.integer(1, 1_000_000),
     default: '768',
     meaning:
-      "open connections in all (`server.maxConnections`; past it a new connection is closed at once): keep it below the process's " +
-      'descriptor limit (`ulimit -n`) less the database pool',
+      'open connections in all; past it a new connection is answered `503` + `Retry-After` before any of its request is ' +
+      "read, and closed. Keep it below the process's descriptor limit (`ulimit -n`) less the database pool and a quarter " +
+      'of it more (refused connections linger up to a second, a quarter of `{{maxConnections}}` at most, so the client ' +
+      'reads the 503 rather than a reset)',
   },
   maxConnectionsPerClient: {
     env: 'MAX_CONNECTIONS_PER_CLIENT',
     parse: p.integer(1, 1_000_000),
     default: '256',
     meaning:
-      'open connections per client socket address (IPv6 per `{{ipv6PrefixLength}}` network); past it a new one is closed at ' +
-      'once. Behind a proxy this counts the proxy: raise it',
+      'open connections per client socket address (IPv6 per `{{ipv6PrefixLength}}` network); past it a new one is answered ' +
+      '`503` + `Retry-After` and closed, as above. Behind a proxy this counts the proxy: raise it',
   },
   secretScanningLimit: {
     env: 'SECRET_SCANNING_LIMIT',
@@ -288,7 +292,9 @@ export const SETTINGS = {
     env: 'MAX_KEY_LIFETIME_DAYS',
     parse: p.optionalLimit('day', 90, 36_500, 'a century'),
     unset: 'any future expiry, or none',
-    meaning: 'when set, a `POST /keys` `expiresAt` may be at most this many days ahead (1 to 36500); further is a JSON 400',
+    meaning:
+      'when set, the longest any key lives (1 to 36500 days): a `POST /keys` `expiresAt` further ahead is a JSON 400, ' +
+      "and a mint without one or a roll's new key expires this many days ahead",
   },
   webhookRetrySeconds: {
     env: 'WEBHOOK_RETRY_SECONDS',
@@ -344,7 +350,9 @@ export const SETTINGS = {
       'failed authentications (any uniform 401: unknown, revoked, expired, malformed, counted alike) per client address ' +
       'per `{{authFailureWindowMs}}` (shared by every instance on PostgreSQL). Past it, every request from that address ' +
       'that carries a credential, a valid one included, gets one `429 {error}` + `Retry-After` in the same bytes until ' +
-      'the window ends, answered from memory',
+      'the window ends, answered from memory. A request with no `Authorization` header is neither counted nor refused ' +
+      '(its 401 as always): it guesses nothing and costs no lookup, and counting it would let signed-out browsers ' +
+      'behind one address lock out its users',
     composed: true,
   },
   authFailureWindowMs: {

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { Lifecycle } from './app-deps.js';
 import { createApp } from './app.js';
 import { limitConnections } from './http/connection-limits.js';
+import { warnOfTrustedHopCount } from './http/trust-proxy-warning.js';
 import { SHAPED_MESSAGES } from './http/shaped-messages.js';
 import type { Config } from './config.js';
 import { DropsRepository } from './db/drops-repository.js';
@@ -183,6 +184,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
 
+  warnOfTrustedHopCount(config.trustProxy, logger);
   identity.verifier.warmUp().catch((error: unknown) => logger.warn({ err: error }, 'identity provider key set not reachable yet'));
 
   let closing: Promise<void> | null = null;

@@ -94,6 +94,40 @@ describe('GET /metrics on the metrics listener', () => {
     expect(grew(`drops_http_requests_total{method="GET",route="/keys/webhook",status="${webhook.status}"}`)).toBe(1);
   });
 
+  it('labels every /keys route as itself: /keys/webhook is never /keys/:id', async () => {
+    const s = server();
+    const metricsUrl = s.running.metricsUrl!;
+    const { id } = await s.mintKey('labels');
+    const token = await s.token('labels');
+    const before = await scrape(metricsUrl);
+    const asked: [string, string][] = [
+      ['PUT', '/keys/webhook'],
+      ['GET', '/keys/webhook'],
+      ['DELETE', '/keys/webhook'],
+      ['GET', '/keys/events'],
+      ['POST', `/keys/${id}/roll`],
+      ['GET', '/keys'],
+      ['DELETE', `/keys/${id}`],
+    ];
+    const statuses = new Map<string, number>();
+    for (const [method, path] of asked) {
+      const res = await s.fetch(path, {
+        method,
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: method === 'PUT' ? '{"url":"https://example.com/hook"}' : method === 'POST' ? '{}' : null,
+      });
+      statuses.set(`${method} ${path}`, res.status);
+    }
+    const grew = growth(before, await scrape(metricsUrl));
+    const labelled = (method: string, route: string, path: string): number =>
+      grew(`drops_http_requests_total{method="${method}",route="${route}",status="${statuses.get(`${method} ${path}`)}"}`);
+    for (const method of ['PUT', 'GET', 'DELETE']) expect(labelled(method, '/keys/webhook', '/keys/webhook')).toBe(1);
+    expect(labelled('GET', '/keys/events', '/keys/events')).toBe(1);
+    expect(labelled('POST', '/keys/:id/roll', `/keys/${id}/roll`)).toBe(1);
+    expect(labelled('GET', '/keys', '/keys')).toBe(1);
+    expect(labelled('DELETE', '/keys/:id', `/keys/${id}`)).toBe(1);
+  });
+
   it('times revocations by value and by GitHub secret scanning too: one per key revoked, none for a secret that is no key', async () => {
     const s = server();
     const metricsUrl = s.running.metricsUrl!;

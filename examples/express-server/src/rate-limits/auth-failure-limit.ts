@@ -1,8 +1,11 @@
 import {
+  authorizationOf,
   clientSubjectOf,
   RateLimitedError,
   UnauthenticatedError,
   type Authenticator,
+  type AuthorizationSource,
+  type HeadersLike,
   type RateLimit,
   type RateLimitStore,
 } from '@drops/auth';
@@ -26,6 +29,13 @@ export interface AuthFailureLimitOptions {
   readonly clock: () => number;
 }
 
+/** Whether a request sent an `Authorization` header, whatever its value (a guess, or a mistake). */
+function carriesCredential(source: AuthorizationSource): boolean {
+  if (source === null || source === undefined) return false;
+  if (typeof source === 'string' || Array.isArray(source)) return true;
+  return authorizationOf(source as HeadersLike) !== undefined;
+}
+
 /**
  * `AUTH_FAILURE_LIMIT`: wraps an authenticator so every refused credential (the uniform 401,
  * whatever the reason: unknown, revoked, expired, malformed) counts one failure for the client
@@ -34,6 +44,10 @@ export interface AuthFailureLimitOptions {
  * hits tells nothing either) get one 429 with `Retry-After` until the window ends, answered from
  * memory: a flood from it costs no database work. The count never depends on why a credential
  * failed, so it never tells an unknown key from a revoked one. A store that cannot count is a 503.
+ *
+ * A request with no `Authorization` header is neither counted nor refused (its 401 as always): it
+ * guesses nothing and costs no lookup, and counting it would let browsers behind one address (a
+ * NAT, an office) that are merely not signed in lock that address's users out.
  */
 export function limitAuthFailures(authenticator: Authenticator, options: AuthFailureLimitOptions): Authenticator {
   const { store, limit, ipv6PrefixLength, clock } = options;
@@ -62,8 +76,9 @@ export function limitAuthFailures(authenticator: Authenticator, options: AuthFai
     request: Parameters<Authenticator['authenticate']>[1],
     run: () => Promise<T>,
   ): Promise<T> => {
+    if (!hasCredential) return run();
     // No map lookup, no address parsed, while nobody is over the limit.
-    const subject = hasCredential && blockedUntil.size > 0 ? subjectOf(request?.request) : null;
+    const subject = blockedUntil.size > 0 ? subjectOf(request?.request) : null;
     if (subject !== null) {
       const waitMs = waitOf(subject);
       if (waitMs > 0) throw tooManyFailures(waitMs);
@@ -82,7 +97,8 @@ export function limitAuthFailures(authenticator: Authenticator, options: AuthFai
   };
 
   return {
-    authenticate: (source, request) => guarded(true, request, () => authenticator.authenticate(source, request)),
-    authenticateOptional: (source, request) => guarded(source != null, request, () => authenticator.authenticateOptional(source, request)),
+    authenticate: (source, request) => guarded(carriesCredential(source), request, () => authenticator.authenticate(source, request)),
+    authenticateOptional: (source, request) =>
+      guarded(carriesCredential(source), request, () => authenticator.authenticateOptional(source, request)),
   };
 }

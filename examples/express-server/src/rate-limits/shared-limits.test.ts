@@ -119,4 +119,16 @@ describe('limits shared by two instances on one PostgreSQL', () => {
     expect((await whoami(a, live.apiKey, '198.51.100.42')).status).toBe(200);
     expect((await b.fetch('/d/nothing-here', { headers: from('198.51.100.40') })).status).toBe(404);
   });
+
+  it('AUTH_FAILURE_LIMIT counts and refuses only requests that carry a credential: none is the 401, before and past it', async () => {
+    const { a, b } = instances();
+    const bare = (server: TestServer) => server.fetch('/whoami', { headers: from('198.51.100.43') });
+    const guess = (server: TestServer) =>
+      server.fetch('/whoami', { headers: { ...bearer(generateApiKey().secret), ...from('198.51.100.43') } });
+    for (const server of [a, b, a, b, a]) expect((await bare(server)).status).toBe(401); // not counted
+    expect([(await guess(a)).status, (await guess(b)).status, (await guess(a)).status, (await guess(b)).status]).toEqual([
+      401, 401, 401, 429,
+    ]);
+    expect([(await bare(a)).status, (await bare(b)).status]).toEqual([401, 401]);
+  });
 });

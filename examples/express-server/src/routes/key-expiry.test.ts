@@ -7,15 +7,15 @@ const DAY = 86_400_000;
 describe('key expiry on the reference server', () => {
   const server = useTestServer({ backend: 'pglite', env: { MAX_KEY_LIFETIME_DAYS: '30' } });
 
-  async function mint(expiresAt: Date): Promise<{ apiKey: string; expiresAt: string }> {
+  async function mint(expiresAt: Date, sub = 'expiry'): Promise<{ apiKey: string; id: string; expiresAt: string }> {
     const s = server();
     const res = await s.fetch('/keys', {
       method: 'POST',
-      headers: { ...bearer(s.idp!.mintIdToken({ sub: 'expiry' })), 'content-type': 'application/json' },
+      headers: { ...bearer(s.idp!.mintIdToken({ sub })), 'content-type': 'application/json' },
       body: JSON.stringify({ expiresAt: expiresAt.toISOString() }),
     });
     expect(res.status).toBe(201);
-    return (await res.json()) as { apiKey: string; expiresAt: string };
+    return (await res.json()) as { apiKey: string; id: string; expiresAt: string };
   }
 
   it('takes a key minted 3 s from expiry, then answers it the uniform 401, the same bytes as an unknown key', async () => {
@@ -44,6 +44,21 @@ describe('key expiry on the reference server', () => {
     const quiet = await s.fetch('/keys', { headers: bearer(later.apiKey) });
     expect(quiet.status).toBe(200);
     expect(quiet.headers.get('drops-key-expiration')).toBeNull();
+  });
+
+  it('bounds a mint without expiresAt, and a roll of a key due in an hour, to MAX_KEY_LIFETIME_DAYS', async () => {
+    const s = server();
+    const token = s.idp!.mintIdToken({ sub: 'expiry-bound' });
+    const post = (path: string, body: unknown): Promise<Response> =>
+      s.fetch(path, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const withinThirtyDays = (at: string | null): boolean => at !== null && Date.parse(at) <= Date.now() + 30 * DAY;
+    const plain = await post('/keys', {});
+    expect(plain.status).toBe(201);
+    expect(withinThirtyDays(((await plain.json()) as { expiresAt: string | null }).expiresAt)).toBe(true);
+    const dueSoon = await mint(new Date(Date.now() + 3_600_000), 'expiry-bound');
+    const rolled = await post(`/keys/${dueSoon.id}/roll`, {});
+    expect(rolled.status).toBe(201);
+    expect(withinThirtyDays(((await rolled.json()) as { expiresAt: string | null }).expiresAt)).toBe(true);
   });
 
   it('refuses an expiresAt beyond MAX_KEY_LIFETIME_DAYS with a JSON 400, and mints nothing', async () => {

@@ -72,8 +72,10 @@ export interface KeyManagerOptions {
    */
   maxAuthAgeSeconds?: number;
   /**
-   * When set, a mint's `expiresAt` may be at most this many seconds ahead (by `clock`); further is
-   * an `InvalidRequestError` (400). Default: unset (any future expiry, or none).
+   * When set, the longest any key lives, in seconds (by `clock`): a mint's `expiresAt` may be at
+   * most this far ahead (further is an `InvalidRequestError`, 400), a mint without `expiresAt`
+   * expires this far ahead, and so does a roll's new key. Default: unset (any future expiry, or
+   * none).
    */
   maxKeyLifetimeSeconds?: number;
   /**
@@ -98,7 +100,7 @@ export interface KeyManager {
   /**
    * Rolls one of the account's keys (`POST /keys/<id>/roll`): mints its replacement as `mint` does
    * (ID token only, the same recent-login rule, rate limit and key limit; the old key's name, no
-   * expiry) and makes the old key expire `graceSeconds` from now (default 86 400, at most 604 800;
+   * expiry or `maxKeyLifetimeSeconds` ahead when that is set) and makes the old key expire `graceSeconds` from now (default 86 400, at most 604 800;
    * never later than its own expiry), in one store transaction. Both keys work during the grace.
    * Resolves the mint's 201 body plus `replaces` (the old id) once every instance knows both
    * changes. `400` for a bad id or options, `404` when the account has no active, unexpired key
@@ -294,6 +296,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
   ): Promise<{ key: GeneratedApiKey; record: NewKeyRecord; event: KeyEventContext }> {
     const now = clock();
     if (expiresAt !== null) checkExpiry(expiresAt, now, maxKeyLifetimeSeconds);
+    const expires = expiresAt ?? (maxKeyLifetimeSeconds === undefined ? null : new Date(now + maxKeyLifetimeSeconds * 1000));
     const waitMs = rateLimit === false ? 0 : await takeOrUnavailable(limits, MINT_RATE_LIMIT_SCOPE, principal.accountId, rateLimit);
     if (waitMs > 0) throw new RateLimitedError('too many keys minted for this account: try again later', waitMs / 1000);
     const key = generateApiKey(random);
@@ -304,7 +307,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       name,
       createdAt: new Date(now),
       provenance: provenanceOf(principal),
-      expiresAt,
+      expiresAt: expires,
     };
     return { key, record, event: eventContextOf('api', principal.claims.sub, request) };
   }

@@ -98,6 +98,15 @@ describe('key expiry', () => {
     expect(minted.expiresAt).toBe(new Date(NOW + 90 * DAY).toISOString());
   });
 
+  it('gives a mint without expiresAt, and a roll’s new key, maxKeyLifetimeSeconds (never no expiry)', async () => {
+    const { clock, keys } = setup({ maxKeyLifetimeSeconds: 30 * 86_400 });
+    const minted = await keys.mint(alice);
+    expect(minted.expiresAt).toBe(new Date(NOW + 30 * DAY).toISOString());
+    clock.now = NOW + 29 * DAY;
+    const rolled = await keys.roll(alice, minted.id);
+    expect(rolled.expiresAt).toBe(new Date(NOW + 59 * DAY).toISOString());
+  });
+
   it('accepts any future expiry, or none, without maxKeyLifetimeSeconds', async () => {
     const { keys } = setup();
     const minted = await keys.mint(alice, { expiresAt: '2999-01-01T00:00:00Z' });

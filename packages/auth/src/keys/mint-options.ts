@@ -16,7 +16,7 @@ export interface MintOptions {
   /**
    * When the key stops authenticating: an RFC 3339 date-time with a `Z` or numeric offset, e.g.
    * `2026-12-31T23:59:59Z`, strictly in the future and, when the operator sets
-   * `maxKeyLifetimeSeconds`, at most that far ahead. Default: the key never expires.
+   * `maxKeyLifetimeSeconds`, at most that far ahead. Default: that far ahead, or never when it is unset.
    */
   readonly expiresAt?: string;
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { PublishingChannel } from '../diagnostics/diagnostics-channel.js';
 import type { JwksFetchMessage } from '../diagnostics/diagnostics-messages.js';
 import type { UnavailableError } from '../errors/unavailable-error.js';
+import { readCappedText } from './read-capped-text.js';
 
 /** Options of a {@link RemoteKeyList}. */
 export interface RemoteKeyListOptions<K> {
@@ -38,7 +39,7 @@ export interface RemoteKeyListOptions<K> {
 
 /** After a failed fetch, requests do not start another one for this long (a down server is not hammered). */
 const RETRY_AFTER_FAILURE_MS = 1_000;
-/** A key list document larger than this is refused. */
+/** A key list document larger than this is refused, while it streams in. */
 const MAX_DOCUMENT_BYTES = 512 * 1024;
 
 /**
@@ -151,8 +152,7 @@ export class RemoteKeyList<K> {
         await response.body?.cancel().catch(() => {});
         throw new Error(`key list endpoint answered ${response.status}`);
       }
-      const text = await response.text();
-      if (text.length > MAX_DOCUMENT_BYTES) throw new Error('key list document is too large');
+      const text = await readCappedText(response, MAX_DOCUMENT_BYTES);
       const keys = await this.#options.importKeys(JSON.parse(text), this.#keys);
       this.#keys = keys;
       this.#freshUntil = clock() + this.#options.freshForMs(response);

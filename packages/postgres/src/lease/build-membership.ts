@@ -1,6 +1,7 @@
 import { KEYS_TABLE, REVISION_TABLE } from '../key-store-migrations.js';
 import type { SqlExecutor } from '../queryable.js';
-import { KeyMembership, prefixOf } from './key-membership.js';
+import { FINGERPRINT_WORDS, writeFingerprint } from './id-fingerprints.js';
+import { KeyMembership } from './key-membership.js';
 
 /** Ids read per round trip: ~3.3 MB of text, a few ms of the server's time each. */
 export const MEMBERSHIP_PAGE_SIZE = 50_000;
@@ -30,21 +31,19 @@ export async function buildMembership(session: SqlExecutor, timeoutMs: number, p
   try {
     const { rows } = await session.query<{ revision: string }>(SQL.revision, [], { timeoutMs });
     const revision = Number(rows[0]?.revision ?? 0);
-    let prefixes: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
+    let fingerprints: Uint32Array<ArrayBuffer> = new Uint32Array(1024 * FINGERPRINT_WORDS);
     let size = 0;
     let after = '';
     for (;;) {
       const page = await session.query<{ id: string }>(SQL.page, [after, pageSize], { timeoutMs });
-      if (size + page.rows.length > prefixes.length) prefixes = grown(prefixes, size + page.rows.length);
-      for (const { id } of page.rows) {
-        const prefix = prefixOf(id);
-        if (prefix >= 0) prefixes[size++] = prefix;
-      }
+      const needed = size + page.rows.length * FINGERPRINT_WORDS;
+      if (needed > fingerprints.length) fingerprints = grown(fingerprints, needed);
+      for (const { id } of page.rows) if (writeFingerprint(id, fingerprints, size)) size += FINGERPRINT_WORDS;
       if (page.rows.length < pageSize) break;
       after = page.rows[page.rows.length - 1]!.id;
     }
     await session.exec('commit');
-    return { members: new KeyMembership(prefixes.slice(0, size)), revision };
+    return { members: new KeyMembership(fingerprints.slice(0, size)), revision };
   } catch (error) {
     await session.exec('rollback').catch(() => {});
     throw error;

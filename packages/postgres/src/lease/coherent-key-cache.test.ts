@@ -5,7 +5,7 @@ import { KEYS_TABLE } from '../key-store-migrations.js';
 import { openPostgres } from '../open-postgres.js';
 import type { PostgresKeyStore } from '../postgres-key-store.js';
 import { CoherentKeyCache } from './coherent-key-cache.js';
-import { KeyMembership, prefixOf } from './key-membership.js';
+import { KeyMembership } from './key-membership.js';
 import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
@@ -213,7 +213,7 @@ describe('CoherentKeyCache, on an exact clock', () => {
     const minted = `89abcdef${'0'.repeat(56)}`;
     cache.building();
     cache.announced(6, `+${minted}`); // heard while the set is read: applied after it
-    cache.built(new KeyMembership(Uint32Array.from([prefixOf(member)])), 5);
+    cache.built(KeyMembership.of([member]), 5);
     cache.granted(7_000, 6);
     expect(cache.held).toBe(true);
     expect(cache.get(member)).toBeUndefined(); // a possible member: the database decides
@@ -242,7 +242,7 @@ describe('CoherentKeyCache, on an exact clock', () => {
     const { cache } = cacheAt();
     const id = (head: string): string => `${head}${'0'.repeat(56)}`;
     cache.building();
-    cache.built(new KeyMembership(Uint32Array.from([prefixOf(id('11111111'))])), 5);
+    cache.built(KeyMembership.of([id('11111111')]), 5);
     cache.granted(7_000, 5);
     expect(cache.get(id('22222222'))).toBeNull();
     cache.announced(6, '!'); // one INSERT of many keys: which ids, the database knows
@@ -253,12 +253,12 @@ describe('CoherentKeyCache, on an exact clock', () => {
     cache.announced(9, `+${id('33333333')}`); // minted after the re-read's snapshot
 
     // A re-read from before the bulk change does not hold its keys: refused, still stale.
-    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('11111111'))])), 5);
+    cache.rebuilt(KeyMembership.of([id('11111111')]), 5);
     expect(cache.stale).toBe(true);
     expect(cache.get(id('22222222'))).toBeUndefined();
 
     // Read at 8: the bulk keys and the revocation of 7 are in it; 9 is applied on top.
-    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('22222222'))])), 8);
+    cache.rebuilt(KeyMembership.of([id('22222222')]), 8);
     expect(cache.stale).toBe(false);
     expect(cache.get(id('22222222'))).toBeUndefined(); // a member: the database decides
     expect(cache.get(id('33333333'))).toBeUndefined();
@@ -270,9 +270,9 @@ describe('CoherentKeyCache, on an exact clock', () => {
     // A bulk change after the snapshot, heard before the re-read arrived: stale again.
     cache.announced(10, '!');
     cache.announced(12, `+${id('55555555')}`);
-    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('22222222'))])), 9);
+    cache.rebuilt(KeyMembership.of([id('22222222')]), 9);
     expect(cache.stale).toBe(true);
-    cache.rebuilt(new KeyMembership(Uint32Array.from([prefixOf(id('66666666'))])), 11);
+    cache.rebuilt(KeyMembership.of([id('66666666')]), 11);
     expect(cache.stale).toBe(false);
     expect(cache.get(id('55555555'))).toBeUndefined();
     expect(cache.get(id('66666666'))).toBeUndefined();
@@ -282,7 +282,7 @@ describe('CoherentKeyCache, on an exact clock', () => {
   it('a bulk change empties the kept keys (it may have revoked them), and a read from before it is not kept', () => {
     const { cache } = cacheAt();
     cache.building();
-    cache.built(new KeyMembership(new Uint32Array(0)), 5);
+    cache.built(KeyMembership.of([]), 5);
     cache.granted(7_000, 5);
     cache.remember(key, cache.generation);
     const readBefore = cache.generation;

@@ -1,32 +1,50 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KeyMembership, prefixOf } from './key-membership.js';
+import { KeyMembership } from './key-membership.js';
 
 const randomId = (): string => createHash('sha256').update(randomBytes(32)).digest('hex');
-const prefixes = (ids: readonly string[]): Uint32Array => Uint32Array.from(ids, prefixOf);
+/** An id sharing `id`'s first `hexDigits` digits, different after them. */
+const sharing = (id: string, hexDigits: number): string => {
+  const next = id[hexDigits] === '0' ? '1' : '0';
+  return `${id.slice(0, hexDigits)}${next}${randomId().slice(hexDigits + 1)}`;
+};
 
-describe('KeyMembership (sorted 32-bit id prefixes)', () => {
-  it('holds every id given, and answers no for ids whose prefix it does not hold', () => {
+describe('KeyMembership (sorted 96-bit id fingerprints)', () => {
+  it('holds every id given, and answers no for ids whose fingerprint it does not hold', () => {
     const ids = Array.from({ length: 5_000 }, randomId);
-    const members = new KeyMembership(prefixes(ids));
-    for (const id of ids) expect(members.mayContain(id)).toBe(true);
-    let positives = 0;
-    for (let i = 0; i < 20_000; i++) if (members.mayContain(randomId())) positives++;
-    // n / 2^32 = 1.2e-6 per random id: 20,000 of them almost surely hit none (at most a few).
-    expect(positives).toBeLessThanOrEqual(2);
+    const members = KeyMembership.of(ids);
+    expect(ids.every((id) => members.mayContain(id))).toBe(true);
+    expect(Array.from({ length: 20_000 }, randomId).some((id) => members.mayContain(id))).toBe(false);
     expect(members.size).toBe(5_000);
-    expect(members.bytes).toBe(20_000);
+    expect(members.bytes).toBe(60_000);
   });
 
-  it('adds and removes, before and after a merge, as a multiset (two ids may share a prefix)', () => {
-    const a = `abcdef01${'0'.repeat(56)}`;
-    const b = `abcdef01${'1'.repeat(56)}`;
-    const members = new KeyMembership(prefixes([a]));
+  it('answers no for an id crafted to share a held id’s first 32, 64 or 95 bits', () => {
+    const held = Array.from({ length: 100 }, randomId);
+    const members = KeyMembership.of(held);
+    for (const id of held) {
+      for (const digits of [8, 16, 23]) expect(members.mayContain(sharing(id, digits))).toBe(false);
+      expect(members.mayContain(sharing(id, 24))).toBe(true); // past the fingerprint: the database decides
+    }
+  });
+
+  it('sorts ids given in any order, runs sharing a first word included', () => {
+    const head = randomId().slice(0, 8);
+    const ids = [...Array.from({ length: 50 }, () => head + randomId().slice(8)), ...Array.from({ length: 2_000 }, randomId)];
+    const members = KeyMembership.of(ids.reverse());
+    for (const id of ids) expect(members.mayContain(id)).toBe(true);
+    for (const id of ids.slice(0, 50)) expect(members.mayContain(sharing(id, 16))).toBe(false);
+  });
+
+  it('adds and removes, before and after a merge, as a multiset (two ids may share a fingerprint)', () => {
+    const a = `abcdef01${'2'.repeat(16)}${'0'.repeat(40)}`;
+    const b = `abcdef01${'2'.repeat(16)}${'1'.repeat(40)}`;
+    const members = KeyMembership.of([a]);
     members.add(b);
     members.remove(a);
     expect(members.mayContain(b)).toBe(true);
     members.merge();
-    expect(members.mayContain(a)).toBe(true); // b's prefix: a false positive, never a false negative
+    expect(members.mayContain(a)).toBe(true); // b's fingerprint: a false positive, never a false negative
     members.remove(b);
     expect(members.mayContain(a)).toBe(false);
     expect(members.size).toBe(0);
@@ -34,25 +52,26 @@ describe('KeyMembership (sorted 32-bit id prefixes)', () => {
 
   it('merges many changes into the same answers as a fresh build', () => {
     const start = Array.from({ length: 3_000 }, randomId);
-    const members = new KeyMembership(prefixes(start));
+    const members = KeyMembership.of(start);
     const added = Array.from({ length: 4_000 }, randomId); // past 1,024 pending changes: merged
     for (const id of added) members.add(id);
     const removed = start.slice(0, 1_500);
     for (const id of removed) members.remove(id);
     const kept = [...start.slice(1_500), ...added];
     for (const id of kept) expect(members.mayContain(id)).toBe(true);
-    const fresh = new KeyMembership(prefixes(kept));
-    for (const id of removed) expect(members.mayContain(id)).toBe(fresh.mayContain(id));
+    for (const id of removed) expect(members.mayContain(id)).toBe(false);
     expect(members.size).toBe(kept.length);
+    members.merge();
+    for (const id of kept) expect(members.mayContain(id)).toBe(true);
     members.clear();
     expect(members.mayContain(kept[0]!)).toBe(false);
   });
 
-  it('reads a prefix only from lowercase hex (anything else: ask the database)', () => {
-    expect(prefixOf('0000000f')).toBe(15);
-    expect(prefixOf('ffffffff')).toBe(0xffffffff);
-    expect(prefixOf('FFFFFFFF')).toBe(-1);
-    expect(prefixOf('abc')).toBe(-1);
-    expect(new KeyMembership(new Uint32Array(0)).mayContain('not-hex-at-all')).toBe(true);
+  it('reads a fingerprint only from lowercase hex (anything else: ask the database)', () => {
+    const members = KeyMembership.of([]);
+    expect(members.mayContain('not-hex-at-all')).toBe(true);
+    expect(members.mayContain(randomId().toUpperCase())).toBe(true);
+    expect(members.mayContain('abc')).toBe(true);
+    expect(members.mayContain(randomId())).toBe(false);
   });
 });

@@ -1,31 +1,55 @@
+import {
+  compareAt,
+  copyAt,
+  countIn,
+  FINGERPRINT_WORDS,
+  fingerprintKey,
+  fingerprintsOf,
+  lowerBound,
+  sortFingerprints,
+  writeFingerprint,
+} from './id-fingerprints.js';
+
 /**
  * The ids of every active key, held compactly so an unknown or revoked id is answered in memory
  * (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#membership-every-active-id-in-memory). Ids are
- * SHA-256 hex, uniformly random: the structure keeps each id's first 32 bits, sorted, in one
- * `Uint32Array` (4 bytes per key), as a multiset (two keys may share a prefix). An id whose prefix
- * is absent is certainly not active; one whose prefix is present may be (the database decides):
- * with n active keys a random id is a false positive with probability about n / 2^32.
+ * SHA-256 hex: the structure keeps each id's first 96 bits (its fingerprint, `id-fingerprints.ts`),
+ * sorted, in one `Uint32Array` (12 bytes per key), as a multiset (two keys may share one). An id
+ * whose fingerprint is absent is certainly not active; one whose fingerprint is present may be
+ * (the database decides): a random id is a false positive with probability about n / 2^96, and one
+ * crafted to match a public id's fingerprint is out of reach.
  *
- * Changes since the last merge sit in two small maps (prefix -> count) and are merged into a new
- * sorted array once they reach a 32nd of it, so a mint or a revocation is O(1) and a lookup is a
- * binary search plus two map reads.
+ * Changes since the last merge sit in two small maps (fingerprint -> count) and are merged into a
+ * new sorted array once they reach a 32nd of it, so a mint or a revocation is O(1) and a lookup is
+ * a binary search plus two map reads.
  * @internal
  */
 export class KeyMembership {
   #sorted: Uint32Array;
-  /** Prefixes added since the merge, with their counts. */
-  #added = new Map<number, number>();
-  /** Prefixes of `#sorted` removed since the merge, with their counts. */
-  #removed = new Map<number, number>();
+  /** Fingerprints added since the merge, with their counts. */
+  #added = new Map<string, number>();
+  /** Fingerprints of `#sorted` removed since the merge, with their counts. */
+  #removed = new Map<string, number>();
+  /** The fingerprint being looked up (no allocation per lookup). */
+  readonly #probe = new Uint32Array(FINGERPRINT_WORDS);
 
-  /** `prefixes`: the 32-bit prefixes of every active id, in any order (sorted here, in place). */
-  constructor(prefixes: Uint32Array) {
-    this.#sorted = prefixes.sort();
+  /** `fingerprints`: {@link FINGERPRINT_WORDS} words per active id, in any order (sorted here). */
+  constructor(fingerprints: Uint32Array) {
+    this.#sorted = sortFingerprints(fingerprints);
+  }
+
+  /** The membership of `ids` (ids that are not lowercase hex are left out). */
+  static of(ids: Iterable<string>): KeyMembership {
+    const all = [...ids];
+    const fingerprints = new Uint32Array(all.length * FINGERPRINT_WORDS);
+    let at = 0;
+    for (const id of all) if (writeFingerprint(id, fingerprints, at)) at += FINGERPRINT_WORDS;
+    return new KeyMembership(fingerprints.subarray(0, at));
   }
 
   /** Ids held. */
   get size(): number {
-    let size = this.#sorted.length;
+    let size = this.#sorted.length / FINGERPRINT_WORDS;
     for (const n of this.#added.values()) size += n;
     for (const n of this.#removed.values()) size -= n;
     return size;
@@ -33,41 +57,46 @@ export class KeyMembership {
 
   /** Bytes of the structure (the typed array and an estimate of the pending maps). */
   get bytes(): number {
-    return this.#sorted.byteLength + (this.#added.size + this.#removed.size) * 40;
+    return this.#sorted.byteLength + (this.#added.size + this.#removed.size) * 80;
   }
 
   /** False: `id` is certainly not an active key. True: it may be (ask the database). */
   mayContain(id: string): boolean {
-    const prefix = prefixOf(id);
-    if (prefix < 0) return true;
-    if (this.#added.has(prefix)) return true;
-    const removed = this.#removed.get(prefix) ?? 0;
-    if (removed === 0) return this.#sorted[lowerBound(this.#sorted, prefix)] === prefix;
-    return countIn(this.#sorted, prefix) > removed;
+    // The whole fingerprint is read for every id, and searched in one pass: no shorter path for an
+    // id that shares only a held id's first bits, which a near miss could be timed on.
+    if (!writeFingerprint(id, this.#probe, 0)) return true;
+    const key = this.#added.size + this.#removed.size > 0 ? fingerprintKey(id) : '';
+    if (this.#added.has(key)) return true;
+    const removed = this.#removed.get(key) ?? 0;
+    if (removed === 0) {
+      const at = lowerBound(this.#sorted, this.#probe);
+      return at < this.#sorted.length && compareAt(this.#sorted, at, this.#probe, 0) === 0;
+    }
+    return countIn(this.#sorted, this.#probe) > removed;
   }
 
   /** A key became active. */
   add(id: string): void {
-    const prefix = prefixOf(id);
-    if (prefix < 0) return;
-    this.#added.set(prefix, (this.#added.get(prefix) ?? 0) + 1);
+    if (!writeFingerprint(id, this.#probe, 0)) return;
+    const key = fingerprintKey(id);
+    this.#added.set(key, (this.#added.get(key) ?? 0) + 1);
     this.#mergeIfDue();
   }
 
   /** A key stopped being active (revoked, deleted, its id changed). */
   remove(id: string): void {
-    const prefix = prefixOf(id);
-    if (prefix < 0) return;
-    const added = this.#added.get(prefix) ?? 0;
+    if (!writeFingerprint(id, this.#probe, 0)) return;
+    const key = fingerprintKey(id);
+    const added = this.#added.get(key) ?? 0;
     if (added > 0) {
-      if (added === 1) this.#added.delete(prefix);
-      else this.#added.set(prefix, added - 1);
+      if (added === 1) this.#added.delete(key);
+      else this.#added.set(key, added - 1);
       return;
     }
-    const removed = this.#removed.get(prefix) ?? 0;
+    const removed = this.#removed.get(key) ?? 0;
     // Only what is held can go (the announcements are applied in revision order, so this holds).
-    if (countIn(this.#sorted, prefix) <= removed) return;
-    this.#removed.set(prefix, removed + 1);
+    if (countIn(this.#sorted, this.#probe) <= removed) return;
+    this.#removed.set(key, removed + 1);
     this.#mergeIfDue();
   }
 
@@ -79,62 +108,32 @@ export class KeyMembership {
   }
 
   #mergeIfDue(): void {
-    if (this.#added.size + this.#removed.size > Math.max(1024, this.#sorted.length / 32)) this.merge();
+    const held = this.#sorted.length / FINGERPRINT_WORDS;
+    if (this.#added.size + this.#removed.size > Math.max(1024, held / 32)) this.merge();
   }
 
   /** Folds the pending changes into a new sorted array: O(n), done once a 32nd of n has changed. */
   merge(): void {
-    const added = Uint32Array.from(expand(this.#added)).sort();
-    const removed = this.#removed;
-    const out = new Uint32Array(this.size);
+    const sorted = this.#sorted;
+    const added = sortFingerprints(fingerprintsOf(this.#added));
+    const removed = sortFingerprints(fingerprintsOf(this.#removed));
+    const out = new Uint32Array(this.size * FINGERPRINT_WORDS);
     let o = 0;
     let a = 0;
-    for (const prefix of this.#sorted) {
-      const skip = removed.get(prefix) ?? 0;
-      if (skip > 0) {
-        removed.set(prefix, skip - 1);
+    let r = 0;
+    for (let s = 0; s < sorted.length; s += FINGERPRINT_WORDS) {
+      if (r < removed.length && compareAt(removed, r, sorted, s) === 0) {
+        r += FINGERPRINT_WORDS;
         continue;
       }
-      while (a < added.length && added[a]! < prefix) out[o++] = added[a++]!;
-      out[o++] = prefix;
+      for (; a < added.length && compareAt(added, a, sorted, s) < 0; a += FINGERPRINT_WORDS, o += FINGERPRINT_WORDS)
+        copyAt(added, a, out, o);
+      copyAt(sorted, s, out, o);
+      o += FINGERPRINT_WORDS;
     }
-    while (a < added.length) out[o++] = added[a++]!;
+    out.set(added.subarray(a), o);
     this.#sorted = out;
     this.#added = new Map();
     this.#removed = new Map();
   }
-}
-
-function* expand(counts: Map<number, number>): Generator<number> {
-  for (const [prefix, n] of counts) for (let i = 0; i < n; i++) yield prefix;
-}
-
-/** The id's first 32 bits (8 hex digits), or -1 if they are not lowercase hex. @internal */
-export function prefixOf(id: string): number {
-  if (id.length < 8) return -1;
-  let value = 0;
-  for (let i = 0; i < 8; i++) {
-    const c = id.charCodeAt(i);
-    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-    if (digit < 0) return -1;
-    value = value * 16 + digit;
-  }
-  return value;
-}
-
-function lowerBound(sorted: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function countIn(sorted: Uint32Array, value: number): number {
-  let n = 0;
-  for (let i = lowerBound(sorted, value); i < sorted.length && sorted[i] === value; i++) n++;
-  return n;
 }

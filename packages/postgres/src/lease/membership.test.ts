@@ -79,6 +79,30 @@ describe('membership of active keys under the lease', () => {
     expect(transactions / requests).toBeLessThanOrEqual(0.01);
   }, 60_000);
 
+  it('secrets whose ids share a live key id’s first 32 or 64 bits cost no query, live or revoked (no timing oracle)', async () => {
+    const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
+    const a = await store({ leaseMs: 60_000 });
+    const b = await store({ db: counting.db, leaseMs: 60_000 });
+    // Key ids are public, so an attacker can search secrets whose ids share a live id's first bits:
+    // here the rows take chosen ids instead (the attacker's ids' first 8 or 16 hex digits).
+    const attackerIds = Array.from({ length: 30 }, randomId);
+    const requests = 300;
+    const live = attackerIds.map((id, i) => {
+      const digits = i % 2 === 0 ? 8 : 16;
+      return sampleKeyRecord({ accountId: 'acct_collide', id: `${id.slice(0, digits)}${randomId().slice(digits)}` });
+    });
+    for (const key of live) await a.create(key);
+    const queries = async (): Promise<number> => {
+      const before = counting.count();
+      for (let i = 0; i < requests; i++) expect(await outcome(b, attackerIds[i % attackerIds.length]!)).toBe('refused');
+      return counting.count() - before;
+    };
+    expect(await b.findActive(live[0]!.id)).not.toBeNull(); // B holds its lease and membership
+    expect(await queries()).toBeLessThanOrEqual(requests * 0.05);
+    for (const key of live) await a.revoke('acct_collide', key.id, { at: new Date() });
+    expect(await queries()).toBeLessThanOrEqual(requests * 0.05);
+  }, 60_000);
+
   it('without its lease, random keys get a 503 and no query per request', async () => {
     let sessions: DedicatedSession[] = [];
     let allowSessions = true;
