@@ -1,4 +1,5 @@
 import { parseAccept, type AuthorizationSource, type Authenticator } from '../authenticator/create-authenticator.js';
+import { answerOfError, assertVerifiesIdTokens } from '../authenticator/authenticator-traits.js';
 import type { Principal } from '../authenticator/principal.js';
 import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
@@ -87,7 +88,7 @@ function decodeId(rest: string): string {
 
 /**
  * Builds the `/keys` routes for one authenticator and key manager; options are checked here, once
- * (a mistake is a `TypeError` naming `where`):
+ * (a mistake, or an authenticator without an `idTokenVerifier`, is a `TypeError` naming `where`):
  *
  * - `POST /keys`: ID token only (an API key is the uniform 401, before the body is read).
  *   Optional JSON `{"name": "ci-main", "expiresAt": "…"}`; anything else 400, over `bodyLimit` 413.
@@ -149,6 +150,8 @@ export function createKeyRoutes(
     throw new TypeError(`${where}: keys must come from createKeyManager()`);
   }
   const { bodyLimit } = parseKeyRoutesOptions(options, where);
+  // Only an ID token mints: without a verifier, `POST /keys` would be a 401 for everyone.
+  assertVerifiesIdTokens(authenticator, where);
 
   async function root(method: string, principal: Principal, request: KeyRouteRequest): Promise<RouteAnswer> {
     if (method === 'POST') {
@@ -183,12 +186,17 @@ export function createKeyRoutes(
 
   return {
     async handle(request) {
-      const principal = await authenticator.authenticate(request.authorization, {
-        accept: BOTH_CREDENTIALS,
-        request: () => request.info(),
-      });
-      request.authenticated?.(principal);
-      return route(principal, request);
+      try {
+        const principal = await authenticator.authenticate(request.authorization, {
+          accept: BOTH_CREDENTIALS,
+          request: () => request.info(),
+        });
+        request.authenticated?.(principal);
+        return await route(principal, request);
+      } catch (error) {
+        // The key manager's 401s (an old login) answer the authenticator's bytes too.
+        throw answerOfError(error, authenticator);
+      }
     },
   };
 
