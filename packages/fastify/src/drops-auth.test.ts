@@ -29,8 +29,8 @@ async function appWith(store: KeyStore): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(auth.keysRoutes, { prefix: '/keys' });
   app.get('/either', { preHandler: auth.requireAuth() }, async (req) => ({
-    accountId: req.auth.accountId,
-    credential: req.auth.credential,
+    accountId: principalOf(req).accountId,
+    credential: principalOf(req).credential,
   }));
   app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async (req) => ({
     accountId: principalOf(req).accountId,

@@ -3,6 +3,7 @@ import { LocalIdentityProvider, snapshotOf, uniform401Of, uniform401WireSweep, U
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropsAuth } from './drops-auth.js';
+import { principalOf } from './principal-of.js';
 import { listen, type TestServer } from './test-server.js';
 
 // The uniform 401 read off the socket: status line, header lines in order, body bytes. The hooks
@@ -34,8 +35,11 @@ describe.each(UNAUTHENTICATED_VARIANTS)(
       });
       const app = Fastify();
       await app.register(auth.keysRoutes, { prefix: '/keys' });
-      app.get('/whoami', { preHandler: auth.requireAuth() }, async (req) => ({ accountId: req.auth.accountId }));
-      app.post('/drops', { onRequest: auth.requireAuth() }, async (req, reply) => reply.code(201).send({ owner: req.auth.accountId }));
+      app.setErrorHandler(auth.errorHandler);
+      app.get('/whoami', { preHandler: auth.requireAuth() }, async (req) => ({ accountId: principalOf(req).accountId }));
+      // A route that forgot its hook: principalOf fails closed with the hooks' own bytes.
+      app.get('/no-hook', async (req) => ({ accountId: principalOf(req).accountId }));
+      app.post('/drops', { onRequest: auth.requireAuth() }, async (req, reply) => reply.code(201).send({ owner: principalOf(req).accountId }));
       app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async () => ({ ok: true }));
       app.post('/deploy', { preHandler: auth.optionalAuth() }, async (_req, reply) => reply.code(201).send({}));
       server = await listen(app);
@@ -52,6 +56,7 @@ describe.each(UNAUTHENTICATED_VARIANTS)(
         accountRoutes: [
           ['GET', '/whoami'],
           ['POST', '/drops'],
+          ['GET', '/no-hook'],
         ],
         idTokenOnlyRoutes: [['GET', '/token-only']],
         optionalRoute: ['POST', '/deploy'],
