@@ -20,6 +20,8 @@ export const MIGRATIONS_TABLE = 'drops_schema_migrations';
 export async function recordedMigrations(db: SqlExecutor, namespace: string): Promise<Map<number, string>> {
   const { rows: present } = await db.query<{ present: boolean }>(`select to_regclass($1) is not null as present`, [MIGRATIONS_TABLE]);
   if (present[0]?.present !== true) return new Map();
-  const { rows } = await db.query<{ version: number; name: string }>(`select version, name from ${MIGRATIONS_TABLE} where namespace = $1`, [namespace]);
+  const { rows } = await db.query<{ version: number; name: string }>(`select version, name from ${MIGRATIONS_TABLE} where namespace = $1`, [
+    namespace,
+  ]);
   return new Map(rows.map((r) => [Number(r.version), r.name]));
 }
