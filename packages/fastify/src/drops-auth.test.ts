@@ -227,7 +227,9 @@ describe('options are checked at creation', () => {
 
   it('refuses routes that need an ID token over an authenticator that cannot verify one', async () => {
     // `authenticator` here has no idTokenVerifier: every mint, and every ID-token-only route, would be a 401.
-    await expect(Fastify().register(auth.keysRoutes, { prefix: '/keys' })).rejects.toThrow(/^keysRoutes: the authenticator has no idTokenVerifier/);
+    await expect(Fastify().register(auth.keysRoutes, { prefix: '/keys' })).rejects.toThrow(
+      /^keysRoutes: the authenticator has no idTokenVerifier/,
+    );
     expect(() => auth.requireAuth({ accept: ['id_token'] })).toThrow(/^requireAuth\(\): the authenticator has no idTokenVerifier/);
     expect(() => auth.requireAuth()).not.toThrow();
   });

@@ -39,7 +39,9 @@ describe.each(UNAUTHENTICATED_VARIANTS)(
       app.get('/whoami', { preHandler: auth.requireAuth() }, async (req) => ({ accountId: principalOf(req).accountId }));
       // A route that forgot its hook: principalOf fails closed with the hooks' own bytes.
       app.get('/no-hook', async (req) => ({ accountId: principalOf(req).accountId }));
-      app.post('/drops', { onRequest: auth.requireAuth() }, async (req, reply) => reply.code(201).send({ owner: principalOf(req).accountId }));
+      app.post('/drops', { onRequest: auth.requireAuth() }, async (req, reply) =>
+        reply.code(201).send({ owner: principalOf(req).accountId }),
+      );
       app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async () => ({ ok: true }));
       app.post('/deploy', { preHandler: auth.optionalAuth() }, async (_req, reply) => reply.code(201).send({}));
       server = await listen(app);

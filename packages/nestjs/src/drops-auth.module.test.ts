@@ -31,7 +31,10 @@ class AccountController {
 
 describe('DropsAuthModule.forRoot() options', () => {
   const keyStore = new MemoryKeyStore();
-  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ issuer: 'https://issuer.example', audience: 'drops', jwksUrl: 'https://issuer.example/jwks' }) });
+  const authenticator = createAuthenticator({
+    keyStore,
+    idTokenVerifier: createIdTokenVerifier({ issuer: 'https://issuer.example', audience: 'drops', jwksUrl: 'https://issuer.example/jwks' }),
+  });
   const keys = createKeyManager({ keyStore });
 
   it.each([

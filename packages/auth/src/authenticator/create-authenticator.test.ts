@@ -207,12 +207,24 @@ describe('createAuthenticator', () => {
     ]);
     // Only the realm: the spec's message stays.
     const realmOnly = await failure((await setup({ unauthenticated: { realm: 'acme' } })).authenticator.authenticate(undefined));
-    expect([realmOnly.headers['www-authenticate'], realmOnly.bodyText]).toEqual(['Bearer realm="acme"', JSON.stringify({ error: UNAUTHENTICATED_MESSAGE })]);
+    expect([realmOnly.headers['www-authenticate'], realmOnly.bodyText]).toEqual([
+      'Bearer realm="acme"',
+      JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }),
+    ]);
   });
 
   it('refuses a realm that would break the header, or an empty message, at creation', () => {
     const keyStore = new MemoryKeyStore();
-    for (const unauthenticated of [{ realm: 'a"b' }, { realm: 'a\\b' }, { realm: 'a\nb' }, { realm: '' }, { realm: 'é' }, { message: '' }, { colour: 'red' }, 'acme']) {
+    for (const unauthenticated of [
+      { realm: 'a"b' },
+      { realm: 'a\\b' },
+      { realm: 'a\nb' },
+      { realm: '' },
+      { realm: 'é' },
+      { message: '' },
+      { colour: 'red' },
+      'acme',
+    ]) {
       expect(() => createAuthenticator({ keyStore, unauthenticated } as never), JSON.stringify(unauthenticated)).toThrow(TypeError);
     }
     expect(() => createAuthenticator({ keyStore, unauthenticated: { realm: 'a"b' } })).toThrow(

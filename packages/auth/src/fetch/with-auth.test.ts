@@ -93,7 +93,14 @@ describe('withAuth (fetch-style handlers)', () => {
 
   it('refuses the wrong credential type with the same 401', async () => {
     const { keyStore, key } = await setup();
-    const authenticator = createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ issuer: 'https://issuer.example', audience: 'drops', jwksUrl: 'https://issuer.example/jwks' }) });
+    const authenticator = createAuthenticator({
+      keyStore,
+      idTokenVerifier: createIdTokenVerifier({
+        issuer: 'https://issuer.example',
+        audience: 'drops',
+        jwksUrl: 'https://issuer.example/jwks',
+      }),
+    });
     const tokenOnly = withAuth(authenticator, { accept: ['id_token'] }, async () => new Response('minted'));
     const res = await tokenOnly(request(`Bearer ${key.secret}`));
     expect(res.status).toBe(401);
