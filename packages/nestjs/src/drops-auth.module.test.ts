@@ -55,6 +55,20 @@ describe('DropsAuthModule.forRoot() options', () => {
     );
   });
 
+  it('refuses to create an app whose DropsIdTokenGuard sits over an authenticator that cannot verify ID tokens', async () => {
+    @Controller()
+    class AccountController {
+      @Get('account')
+      @UseGuards(DropsIdTokenGuard)
+      account() {
+        return {};
+      }
+    }
+    @Module({ imports: [DropsAuthModule.forRoot({ authenticator: createAuthenticator({ keyStore }) })], controllers: [AccountController] })
+    class AppModule {}
+    await expect(listenNest(AppModule, 'express')).rejects.toThrow(/^DropsIdTokenGuard: the authenticator has no idTokenVerifier/);
+  });
+
   it('takes a nested keysPath, slashes trimmed', () => {
     expect(() => DropsAuthModule.forRoot({ authenticator, keys, keysPath: '/api/keys/' })).not.toThrow();
   });
