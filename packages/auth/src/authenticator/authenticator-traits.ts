@@ -58,7 +58,7 @@ export function answerOfError<E>(error: E, authenticator: Authenticator): E {
 export function assertVerifiesIdTokens(authenticator: Authenticator, where: string): void {
   if (traitsOf(authenticator)?.verifiesIdTokens === false) {
     throw new TypeError(
-      `${where}: the authenticator has no idTokenVerifier, so every request that needs an ID token would be a 401: pass createAuthenticator({ idTokenVerifier })`,
+      `${where}: the authenticator has no idTokenVerifier, so every request here would be a 401`,
     );
   }
 }

@@ -37,14 +37,14 @@ function answerOf(realm: string, message: string): UnauthenticatedAnswer {
 /** The spec's 401. @internal */
 export const DEFAULT_UNAUTHENTICATED: UnauthenticatedAnswer = answerOf(DEFAULT_REALM, UNAUTHENTICATED_MESSAGE);
 
-/** A quoted-string's content without escapes (RFC 9110, 5.6.4): visible ASCII and space, never `"` or `\`. */
-const REALM = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+/** A quoted-string's content without escapes (RFC 9110, 5.6.4): visible ASCII and space, never `"` or `\`; at most 128. */
+const REALM = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 
 const schema = /* @__PURE__ */ lazySchema(() =>
   z.optional(
     z.strictObject({
-      realm: z.optional(z.string().check(z.regex(REALM, 'must be printable ASCII without " or \\'), z.maxLength(128))),
-      message: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
+      realm: z.optional(z.string().check(z.refine((realm) => REALM.test(realm), 'must be printable ASCII without " or \\'))),
+      message: z.optional(z.string().check(z.minLength(1))),
     }),
   ),
 );

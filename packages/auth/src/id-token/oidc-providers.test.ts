@@ -211,7 +211,7 @@ describe('oidc(): discovery under the key set rules', () => {
     }
     // Said once, at warn, with the cause (never the token), not only in err.cause of every 503.
     expect(warnings).toEqual([
-      `drops-auth: ID tokens of ${p.issuer} cannot be verified, each one answers 503 until this is fixed: the discovery document names another issuer`,
+      `drops-auth: identity provider ${p.issuer} unusable, ID tokens answer 503: the discovery document names another issuer`,
     ]);
     expect(warnings.join('')).not.toContain(token);
   });

@@ -23,12 +23,12 @@ export function providerWarning(issuer: string, warn: (message: string) => void)
       const cause = error.cause instanceof Error ? error.cause.message : 'it did not answer';
       if (said === cause) return;
       said = cause;
-      warn(`drops-auth: ID tokens of ${issuer} cannot be verified, each one answers 503 until this is fixed: ${cause}`);
+      warn(`drops-auth: identity provider ${issuer} unusable, ID tokens answer 503: ${cause}`);
     },
     recovered() {
       if (said === undefined) return;
       said = undefined;
-      warn(`drops-auth: ID tokens of ${issuer} are verified again`);
+      warn(`drops-auth: identity provider ${issuer} usable again`);
     },
   };
 }
