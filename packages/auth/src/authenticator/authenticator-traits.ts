@@ -57,8 +57,6 @@ export function answerOfError<E>(error: E, authenticator: Authenticator): E {
  */
 export function assertVerifiesIdTokens(authenticator: Authenticator, where: string): void {
   if (traitsOf(authenticator)?.verifiesIdTokens === false) {
-    throw new TypeError(
-      `${where}: the authenticator has no idTokenVerifier, so every request here would be a 401`,
-    );
+    throw new TypeError(`${where}: the authenticator has no idTokenVerifier, so every request here would be a 401`);
   }
 }
