@@ -78,7 +78,9 @@ async function runVitestSuites(version, binary) {
   } catch {
     // no report: vitest did not start; its output below says why
   }
-  console.log(`node-matrix: Node ${version}: platform suites ${counts} (vitest: ${PLATFORM_SUITES.length} folders of the core; ${seconds}s)`);
+  console.log(
+    `node-matrix: Node ${version}: platform suites ${counts} (vitest: ${PLATFORM_SUITES.length} folders of the core; ${seconds}s)`,
+  );
   if (!ok) {
     // The dot reporter's progress line says nothing; the failures follow its "Failed Tests" banner.
     const failures = output.indexOf('Failed Tests');
