@@ -74,7 +74,7 @@ async function keyStoreReady(keyStore: PostgresKeyStore, db: Queryable): Promise
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
   const { logger } = options;
   const clock = options.clock ?? Date.now;
-  const identity = createIdentity(config.identity, undefined, clock);
+  const identity = createIdentity(config.identity, { clock, onWarning: (message) => logger.warn(message) });
   const db = await openDatabase(config.database);
   const metrics = config.metrics.port !== null || config.metrics.token !== null ? createServerMetrics() : null;
   const keyStore = new PostgresKeyStore({
