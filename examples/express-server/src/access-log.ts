@@ -35,7 +35,7 @@ function headersJson(headers: IncomingHttpHeaders): string {
  * The line is the one `logger.info(line, 'request completed')` would write (pino's level, time
  * and bindings first, then `req` {id, method, url (scrubbed), route, headers (a safe few,
  * scrubbed; `authorization` only as `[redacted]`), remoteAddress, clientAddress (the address the
- * per-client limits used: `req.ip`, after `TRUST_PROXY`)}, `res.statusCode`,
+ * per-client limits used: `req.ip`, after the trusted proxies)}, `res.statusCode`,
  * `responseTime` (ms), `credential` and `keyId` when authenticated, `auth` (why a credential
  * was refused, server side only, from `res.locals.authFailure`), then the message), but it is
  * serialized here and handed to the logger's destination directly: through pino, building and
@@ -66,7 +66,7 @@ export function createAccessLog(logger: Logger): AccessLog | null {
       `,"headers":${headersJson(req.headers)}`;
     const remoteAddress = req.socket.remoteAddress;
     if (remoteAddress !== undefined) line += `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
-    // The address every per-client limit counted (`TRUST_PROXY` applied), not only the socket's.
+    // The address every per-client limit counted (the trusted proxies applied), not only the socket's.
     const clientAddress = req.ip;
     if (clientAddress !== undefined) line += `,"clientAddress":${JSON.stringify(clientAddress)}`;
     line += `},"res":{"statusCode":${status}},"responseTime":${round(durationMs)}`;
