@@ -16,8 +16,10 @@ export const BUNDLE_BUDGETS = [
     // the rate limit store seam (25) brought it to 60.3 KB, then roll, revoke all and the webhook
     // settings in createKeyManager (26) to 66.1 KB (64.5 KiB). Discovery moved behind the `oidc()`
     // preset and the webhook settings into their own factory (`createWebhookSettings`), code a
-    // Firebase-only app without webhooks never runs: 63 264 bytes (61.8 KiB), so 63 KB.
-    limitBytes: 63 * 1024,
+    // Firebase-only app without webhooks never runs: 63 264 bytes (61.8 KiB), so 63 KB. The app's
+    // own 401 (`unauthenticated`, parsed once) and the identity provider's warning (issue 39):
+    // 64 885 bytes (63.4 KiB), so 64 KB.
+    limitBytes: 64 * 1024,
   },
   { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
 ];

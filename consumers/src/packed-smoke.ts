@@ -141,6 +141,10 @@ export async function runPackedSmoke(node: string, project: PreparedSmokeProject
     node,
     [
       '--test',
+      // Node runs one file at a time on two cores (its default is one less than the cores); the
+      // files spend most of their time waiting on npm's bins, PostgreSQL and PGlite, each in a
+      // scratch database of its own, so three at once.
+      '--test-concurrency=3',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',

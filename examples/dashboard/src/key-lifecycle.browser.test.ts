@@ -206,11 +206,16 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
     await page.getByRole('button', { name: 'I have saved it' }).click();
     expect(await page.locator('#secret').inputValue()).toBe('');
 
-    // Rolling the old key again is refused (409), said in the page; nothing minted.
-    await rollOld.click();
-    await dialog.getByRole('button', { name: 'Roll key' }).click();
-    await expect.poll(() => page.locator('#alert').innerText()).toContain('409');
-    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    // A key rolls once: the old key's row no longer offers Roll, and says it was rolled; the new one does.
+    await expect.poll(() => rollOld.count()).toBe(0);
+    expect(await oldRow.innerText()).toContain('Rolled');
+    expect(await page.getByRole('button', { name: `Roll key deploy-main (${rolled.slice(0, 10)}…)` }).count()).toBe(1);
+    // The key activity titles the roll and names the key that replaced the old one.
+    const newId = (await listed('erin')).find((k) => k.id !== oldId)!.id;
+    const activity = page.getByRole('list', { name: 'Key activity' });
+    await expect
+      .poll(() => activity.locator('li').filter({ hasText: 'Rolled' }).innerText())
+      .toContain(`replaced by key ${newId.slice(0, 12)}…`);
     expect(await listed('erin')).toHaveLength(2);
   });
 

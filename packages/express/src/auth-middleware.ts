@@ -1,31 +1,18 @@
-import type { Authenticator, CredentialType, Principal } from '@drops/auth';
-import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
+import type { Authenticator, Principal } from '@drops/auth';
+import {
+  authorizationOfNodeRequest,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  parseAuthRouteOptions,
+  type AuthRouteOptions,
+} from '@drops/auth/adapter';
 import type { RequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import './request-auth.js';
 import { requestInfoOf } from './request-info.js';
 
 /** Options of `requireAuth()` and `optionalAuth()`. */
-export interface AuthMiddlewareOptions {
-  /**
-   * The credential types the route accepts: `['api_key']`, `['id_token']` or both.
-   * Default: both. A credential of another type is the uniform 401.
-   */
-  accept?: readonly CredentialType[];
-}
-
-function acceptOf(options: AuthMiddlewareOptions | undefined, name: string): readonly CredentialType[] {
-  if (options === undefined) return parseAccept(undefined);
-  if (options === null || typeof options !== 'object') throw new TypeError(`${name}: options must be an object`);
-  for (const key of Object.keys(options)) {
-    if (key !== 'accept') throw new TypeError(`${name}: unknown option "${key}"`);
-  }
-  try {
-    return parseAccept(options.accept);
-  } catch (error) {
-    throw new TypeError(`${name}: ${(error as Error).message}`);
-  }
-}
+export type AuthMiddlewareOptions = AuthRouteOptions;
 
 /**
  * The middleware behind `requireAuth()` and `optionalAuth()`: options checked once, then
@@ -40,7 +27,7 @@ export function authMiddleware(
   options: AuthMiddlewareOptions | undefined,
   fail: Fail,
 ): RequestHandler {
-  const accept = acceptOf(options, name);
+  const accept = parseAuthRouteOptions(options, authenticator, name);
   const optional = name === 'optionalAuth';
   return (req, res, next) => {
     // `next` is always called from a promise reaction, never in this call; a throw (a broken

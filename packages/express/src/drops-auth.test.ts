@@ -191,6 +191,17 @@ describe('requireAuth and optionalAuth', () => {
     expect(() => dropsAuth({ authenticator }).errorHandler({ onError: () => {} } as never)).toThrow(/unknown option "onError"/);
     expect(() => dropsAuth({ authenticator }).keysRouter({ limit: 1 } as never)).toThrow(TypeError);
   });
+
+  it('refuses, when created, routes that need an ID token over an authenticator that cannot verify one', () => {
+    const keyStore = new MemoryKeyStore();
+    const auth = dropsAuth({ authenticator: createAuthenticator({ keyStore }), keys: createKeyManager({ keyStore }) });
+    expect(() => auth.keysRouter()).toThrow(/^keysRouter: the authenticator has no idTokenVerifier/);
+    expect(() => auth.requireAuth({ accept: ['id_token'] })).toThrow(/^requireAuth: the authenticator has no idTokenVerifier/);
+    expect(() => auth.optionalAuth({ accept: ['id_token'] })).toThrow(TypeError);
+    // API keys alone need no identity provider.
+    expect(() => auth.requireAuth()).not.toThrow();
+    expect(() => auth.requireAuth({ accept: ['api_key'] })).not.toThrow();
+  });
 });
 
 describe('without errorHandler()', () => {

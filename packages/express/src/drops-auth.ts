@@ -71,7 +71,7 @@ export interface DropsAuthExpress {
  */
 export function dropsAuth(options: DropsAuthOptions): DropsAuthExpress {
   const { authenticator, keys, onError } = parseAdapterOptions(options, 'dropsAuth');
-  const fail = failWith(onError as ((error: DropsAuthError, req: Request) => void) | undefined);
+  const fail = failWith(authenticator, onError as ((error: DropsAuthError, req: Request) => void) | undefined);
   const needKeys = (name: string): NonNullable<typeof keys> => {
     if (keys === undefined) throw new TypeError(`dropsAuth: pass \`keys: createKeyManager(...)\` to use ${name}()`);
     return keys;

@@ -1,5 +1,5 @@
-import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
-import { LocalIdentityProvider, snapshotOf, uniform401WireSweep, UNIFORM_401 } from '@drops/auth/testing';
+import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, type UnauthenticatedOptions } from '@drops/auth';
+import { LocalIdentityProvider, snapshotOf, uniform401Of, uniform401WireSweep, UNAUTHENTICATED_VARIANTS } from '@drops/auth/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropsAuth, principalOf } from './index.js';
@@ -9,10 +9,10 @@ import { listen, type TestServer } from './test-server.js';
 let idp: LocalIdentityProvider;
 const servers: TestServer[] = [];
 
-async function start(withErrorHandler: boolean): Promise<TestServer> {
+async function start(withErrorHandler: boolean, unauthenticated: UnauthenticatedOptions | undefined): Promise<TestServer> {
   const keyStore = new MemoryKeyStore();
   const auth = dropsAuth({
-    authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+    authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }), unauthenticated }),
     keys: createKeyManager({ keyStore }),
   });
   const app = express();
@@ -41,13 +41,15 @@ afterAll(async () => {
   await idp?.close();
 });
 
-describe.each([
-  ['with errorHandler()', true],
-  ['without errorHandler()', false],
-])(`the uniform 401 on the wire, Express ${process.env['EXPRESS_MAJOR']}, %s`, (_label, withErrorHandler) => {
+describe.each(
+  UNAUTHENTICATED_VARIANTS.flatMap(([label, unauthenticated]) => [
+    [`${label}, with errorHandler()`, true, unauthenticated] as const,
+    [`${label}, without errorHandler()`, false, unauthenticated] as const,
+  ]),
+)(`the uniform 401 on the wire, Express ${process.env['EXPRESS_MAJOR']}, %s`, (_label, withErrorHandler, unauthenticated) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await start(withErrorHandler);
+    server = await start(withErrorHandler, unauthenticated);
   });
 
   it('is the same bytes, header order included, for every cause on every route', async () => {
@@ -59,6 +61,6 @@ describe.each([
       optionalRoute: ['POST', '/deploy'],
     });
     for (const [what, wire] of sweep.answers) expect(wire, what).toBe(sweep.expected);
-    expect(await snapshotOf(sweep.reference)).toEqual(UNIFORM_401);
+    expect(await snapshotOf(sweep.reference)).toEqual(uniform401Of(unauthenticated));
   });
 });

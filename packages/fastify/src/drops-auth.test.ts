@@ -29,8 +29,8 @@ async function appWith(store: KeyStore): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(auth.keysRoutes, { prefix: '/keys' });
   app.get('/either', { preHandler: auth.requireAuth() }, async (req) => ({
-    accountId: req.auth.accountId,
-    credential: req.auth.credential,
+    accountId: principalOf(req).accountId,
+    credential: principalOf(req).credential,
   }));
   app.get('/token-only', { preHandler: auth.requireAuth({ accept: ['id_token'] }) }, async (req) => ({
     accountId: principalOf(req).accountId,
@@ -223,5 +223,14 @@ describe('options are checked at creation', () => {
     await expect(Fastify().register(auth.keysRoutes, { prefix: '/:tenant/keys' })).rejects.toThrow(/prefix/);
     await expect(Fastify().register(auth.keysRoutes, { prefix: '/keys', limit: 1 } as never)).rejects.toThrow(/unknown option "limit"/);
     await expect(Fastify().register(auth.keysRoutes, { prefix: '/keys', bodyLimit: 0 })).rejects.toThrow(TypeError);
+  });
+
+  it('refuses routes that need an ID token over an authenticator that cannot verify one', async () => {
+    // `authenticator` here has no idTokenVerifier: every mint, and every ID-token-only route, would be a 401.
+    await expect(Fastify().register(auth.keysRoutes, { prefix: '/keys' })).rejects.toThrow(
+      /^keysRoutes: the authenticator has no idTokenVerifier/,
+    );
+    expect(() => auth.requireAuth({ accept: ['id_token'] })).toThrow(/^requireAuth\(\): the authenticator has no idTokenVerifier/);
+    expect(() => auth.requireAuth()).not.toThrow();
   });
 });

@@ -1,6 +1,7 @@
 import { parseAdapterOptions, type AdapterOptions } from '@drops/auth/adapter';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authHook, type AuthHook, type AuthHookOptions } from './auth-hook.js';
+import { createErrorHandler, type DropsAuthErrorHandler } from './error-handler.js';
 import { keysRoutesPlugin, type KeysRoutesOptions } from './keys-routes.js';
 import { leakedKeysRoutesPlugin, type LeakedKeysRoutesOptions } from './leaked-keys-routes.js';
 import type { OnError } from './on-error.js';
@@ -59,6 +60,19 @@ export interface DropsAuthFastify {
    * ```
    */
   leakedKeysRoutes: FastifyPluginAsync<LeakedKeysRoutesOptions>;
+  /**
+   * For `app.setErrorHandler()`: answers a `DropsAuthError` your route throws with its exact bytes
+   * (`principalOf(request)` on a route without a hook: the hooks' own 401; `keys.revoke`'s 404),
+   * after `onError`; any other error goes on to Fastify's default handler. An app with an error
+   * handler of its own calls this one from it (or `respondWithError`) for drops' errors.
+   *
+   * @example
+   * ```ts
+   * app.setErrorHandler(auth.errorHandler);
+   * app.get('/drops', async (req) => ({ owner: principalOf(req).accountId })); // no hook: the uniform 401
+   * ```
+   */
+  errorHandler: DropsAuthErrorHandler;
 }
 
 /**
@@ -96,5 +110,6 @@ export function dropsAuth(options: DropsAuthOptions): DropsAuthFastify {
     optionalAuth: (hookOptions) => authHook(authenticator, true, hookOptions, onError),
     keysRoutes: keysRoutesPlugin(authenticator, keys, onError),
     leakedKeysRoutes: leakedKeysRoutesPlugin(keys, onError),
+    errorHandler: createErrorHandler(authenticator, onError),
   };
 }

@@ -1,31 +1,18 @@
-import { DropsAuthError, type Authenticator, type CredentialType, type Principal } from '@drops/auth';
-import { KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
+import { DropsAuthError, type Authenticator, type Principal } from '@drops/auth';
+import {
+  answerOfError,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  parseAuthRouteOptions,
+  type AuthRouteOptions,
+} from '@drops/auth/adapter';
 import type { MiddlewareHandler } from 'hono';
 import { answerError, type OnError } from './answer-error.js';
 import { clientInfoOf, type ClientIp } from './client-info.js';
 import type { DropsAuthVariables, OptionalDropsAuthVariables } from './drops-auth-variables.js';
 
 /** Options of `requireAuth()` and `optionalAuth()`. */
-export interface AuthMiddlewareOptions {
-  /**
-   * Credential types the route accepts. Default both: `['api_key', 'id_token']`.
-   * `['id_token']` for routes only a signed-in person may use (minting keys, account settings).
-   */
-  accept?: readonly CredentialType[];
-}
-
-const KNOWN_OPTIONS = new Set(['accept']);
-
-function parseOptions(name: string, options: AuthMiddlewareOptions | undefined): readonly CredentialType[] {
-  if (options === undefined) return parseAccept(undefined);
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${name}(): options must be an object such as { accept: ['id_token'] }`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`${name}(): unknown option "${key}"`);
-  }
-  return parseAccept(options.accept);
-}
+export type AuthMiddlewareOptions = AuthRouteOptions;
 
 /** What the middleware needs of `dropsAuth()`. @internal */
 export interface AuthMiddlewareContext {
@@ -54,7 +41,7 @@ export function authMiddleware(
   optional: boolean,
   options?: AuthMiddlewareOptions,
 ): MiddlewareHandler<{ Variables: DropsAuthVariables }> | MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }> {
-  const accept = parseOptions(optional ? 'optionalAuth' : 'requireAuth', options);
+  const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
   const middleware: MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }> = async (c, next) => {
     let principal: Principal | null;
     // The client's address is looked up only if a key's first use is written.
@@ -65,7 +52,7 @@ export function authMiddleware(
         : await authenticator.authenticate(c.req.raw.headers, authOptions);
     } catch (error) {
       // Only authentication failures are answered here; errors of the routes below propagate.
-      if (error instanceof DropsAuthError) return answerError(c, error, onError);
+      if (error instanceof DropsAuthError) return answerError(c, answerOfError(error, authenticator), onError);
       throw error;
     }
     c.set('auth', principal);

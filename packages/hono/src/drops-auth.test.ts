@@ -128,7 +128,14 @@ describe('dropsAuth() for Hono: middleware and mounting', () => {
     const keyStore = new MemoryKeyStore();
     const seen: string[] = [];
     const auth = dropsAuth({
-      authenticator: createAuthenticator({ keyStore }),
+      authenticator: createAuthenticator({
+        keyStore,
+        idTokenVerifier: createIdTokenVerifier({
+          issuer: 'https://issuer.example',
+          audience: 'drops',
+          jwksUrl: 'https://issuer.example/jwks',
+        }),
+      }),
       keys: createKeyManager({ keyStore }),
       onError: (error, c) => seen.push(`${error.status} ${c.req.path}`),
     });

@@ -1,33 +1,19 @@
-import { DropsAuthError, type Authenticator, type CredentialType } from '@drops/auth';
-import { authorizationOfNodeRequest, KEY_EXPIRATION_HEADER, keyExpirationHeader, parseAccept } from '@drops/auth/adapter';
+import { DropsAuthError, type Authenticator } from '@drops/auth';
+import {
+  answerOfError,
+  authorizationOfNodeRequest,
+  KEY_EXPIRATION_HEADER,
+  keyExpirationHeader,
+  parseAuthRouteOptions,
+  type AuthRouteOptions,
+} from '@drops/auth/adapter';
 import type { Middleware } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { requestInfoOf } from './request-info.js';
 import { answerError, type OnError } from './route-handler.js';
 
-/**
- * Options of `requireAuth()` and `optionalAuth()`.
- */
-export interface AuthMiddlewareOptions {
-  /**
-   * Credential types the route accepts. Default both: `['api_key', 'id_token']`.
-   * `['id_token']` for routes only a signed-in person may use (minting keys, account settings).
-   */
-  accept?: readonly CredentialType[];
-}
-
-const KNOWN_OPTIONS = new Set(['accept']);
-
-function parseOptions(name: string, options: AuthMiddlewareOptions | undefined): readonly CredentialType[] {
-  if (options === undefined) return parseAccept(undefined);
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${name}(): options must be an object such as { accept: ['id_token'] }`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`${name}(): unknown option "${key}"`);
-  }
-  return parseAccept(options.accept);
-}
+/** Options of `requireAuth()` and `optionalAuth()`. */
+export type AuthMiddlewareOptions = AuthRouteOptions;
 
 /**
  * Builds the middleware behind `requireAuth()` (`optional: false`) and `optionalAuth()`
@@ -52,7 +38,7 @@ export function authMiddleware(
   options?: AuthMiddlewareOptions,
   onError?: OnError,
 ): Middleware<OptionalDropsAuthState> {
-  const accept = parseOptions(optional ? 'optionalAuth' : 'requireAuth', options);
+  const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
   return async (ctx, next) => {
     let principal;
     // `ctx.ip` is a getter (proxy settings, header parsing): read only if a first use is written.
@@ -63,7 +49,7 @@ export function authMiddleware(
         : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), authOptions);
     } catch (error) {
       // Only authentication failures are answered here; errors of the routes below propagate.
-      if (error instanceof DropsAuthError) return answerError(ctx, error, onError);
+      if (error instanceof DropsAuthError) return answerError(ctx, answerOfError(error, authenticator), onError);
       throw error;
     }
     ctx.state.auth = principal;

@@ -1,5 +1,5 @@
 import { DropsAuthError, type Principal } from '@drops/auth';
-import { writeNodeAnswer } from '@drops/auth/adapter';
+import { answerOfError, writeNodeAnswer } from '@drops/auth/adapter';
 import { Catch, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { DropsAuthContext } from './drops-auth-options.js';
 import { DROPS_AUTH } from './drops-auth-token.js';
@@ -19,8 +19,9 @@ export class DropsAuthErrorFilter implements ExceptionFilter<DropsAuthError> {
     if (host.getType() !== 'http') throw error;
     const http = host.switchToHttp();
     const request = http.getRequest<{ auth?: Principal | null }>();
-    this.context.onError?.(error, request);
+    const answer = answerOfError(error, this.context.authenticator);
+    this.context.onError?.(answer, request);
     // Thrown by a route after the guard: the expiry warning, as on the route's own answers.
-    writeNodeAnswer(rawResponseOf(http.getResponse()), error, request.auth);
+    writeNodeAnswer(rawResponseOf(http.getResponse()), answer, request.auth);
   }
 }

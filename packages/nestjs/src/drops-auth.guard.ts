@@ -3,6 +3,7 @@ import {
   authorizationOfNodeRequest,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
+  assertVerifiesIdTokens,
   parseAccept,
   requestInfoOfNodeRequest,
 } from '@drops/auth/adapter';
@@ -73,4 +74,11 @@ export class DropsAuthGuard implements CanActivate {
 @Injectable()
 export class DropsIdTokenGuard extends DropsAuthGuard {
   protected override readonly accept: readonly CredentialType[] = parseAccept(['id_token']);
+
+  // Built when the app is created: over an authenticator that cannot verify ID tokens every
+  // request would be a 401, so the app refuses to start instead.
+  constructor(@Inject(DROPS_AUTH) context: DropsAuthContext) {
+    super(context);
+    assertVerifiesIdTokens(context.authenticator, 'DropsIdTokenGuard');
+  }
 }

@@ -31,7 +31,10 @@ class AccountController {
 
 describe('DropsAuthModule.forRoot() options', () => {
   const keyStore = new MemoryKeyStore();
-  const authenticator = createAuthenticator({ keyStore });
+  const authenticator = createAuthenticator({
+    keyStore,
+    idTokenVerifier: createIdTokenVerifier({ issuer: 'https://issuer.example', audience: 'drops', jwksUrl: 'https://issuer.example/jwks' }),
+  });
   const keys = createKeyManager({ keyStore });
 
   it.each([
@@ -44,6 +47,26 @@ describe('DropsAuthModule.forRoot() options', () => {
     ['an unknown key route option', { authenticator, keys, keyRoutes: { limit: 10 } }],
   ])('throws a TypeError at start-up for %s', (_what, options) => {
     expect(() => DropsAuthModule.forRoot(options as never)).toThrow(TypeError);
+  });
+
+  it('refuses the /keys routes over an authenticator that cannot verify ID tokens', () => {
+    expect(() => DropsAuthModule.forRoot({ authenticator: createAuthenticator({ keyStore }), keys })).toThrow(
+      /^DropsAuthModule\.forRoot\(\): the authenticator has no idTokenVerifier/,
+    );
+  });
+
+  it('refuses to create an app whose DropsIdTokenGuard sits over an authenticator that cannot verify ID tokens', async () => {
+    @Controller()
+    class AccountController {
+      @Get('account')
+      @UseGuards(DropsIdTokenGuard)
+      account() {
+        return {};
+      }
+    }
+    @Module({ imports: [DropsAuthModule.forRoot({ authenticator: createAuthenticator({ keyStore }) })], controllers: [AccountController] })
+    class AppModule {}
+    await expect(listenNest(AppModule, 'express')).rejects.toThrow(/^DropsIdTokenGuard: the authenticator has no idTokenVerifier/);
   });
 
   it('takes a nested keysPath, slashes trimmed', () => {

@@ -1,4 +1,4 @@
-import { createAuthenticator, createKeyManager, MemoryKeyStore } from '@drops/auth';
+import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
 import { describeLeakedKeysRoutes } from '@drops/auth/testing/conformance';
 import { Module } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,14 @@ for (const platform of PLATFORMS) {
 describe('DropsAuthModule.forRoot({ leakedKeys })', () => {
   it('checks the leaked-key options at start-up', () => {
     const keyStore = new MemoryKeyStore();
-    const authenticator = createAuthenticator({ keyStore });
+    const authenticator = createAuthenticator({
+      keyStore,
+      idTokenVerifier: createIdTokenVerifier({
+        issuer: 'https://issuer.example',
+        audience: 'drops',
+        jwksUrl: 'https://issuer.example/jwks',
+      }),
+    });
     const keys = createKeyManager({ keyStore });
     expect(() => DropsAuthModule.forRoot({ authenticator, keys, leakedKeys: { revokeBodyLimit: 0 } })).toThrow(TypeError);
     expect(() => DropsAuthModule.forRoot({ authenticator, keys, leakedKeys: { limit: 1 } as never })).toThrow(/unknown option "limit"/);

@@ -1,6 +1,6 @@
 import type { Principal as DropsPrincipal } from '@drops/auth';
 import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
-import { LocalIdentityProvider, snapshotOf, uniform401WireSweep, UNIFORM_401 } from '@drops/auth/testing';
+import { LocalIdentityProvider, snapshotOf, uniform401Of, uniform401WireSweep, UNAUTHENTICATED_VARIANTS } from '@drops/auth/testing';
 import { Controller, Get, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DropsAuthGuard, DropsIdTokenGuard } from './drops-auth.guard.js';
@@ -30,7 +30,9 @@ class AccountController {
   }
 }
 
-describe.each(PLATFORMS)('the uniform 401 on the wire, guards on Nest controllers, platform-%s', (platform) => {
+describe.each(
+  PLATFORMS.flatMap((platform) => UNAUTHENTICATED_VARIANTS.map(([label, unauthenticated]) => [platform, label, unauthenticated] as const)),
+)('the uniform 401 on the wire, guards on Nest controllers, platform-%s, %s', (platform, _label, unauthenticated) => {
   let idp: LocalIdentityProvider;
   let server: TestServer;
 
@@ -40,7 +42,11 @@ describe.each(PLATFORMS)('the uniform 401 on the wire, guards on Nest controller
     @Module({
       imports: [
         DropsAuthModule.forRoot({
-          authenticator: createAuthenticator({ keyStore, idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }) }),
+          authenticator: createAuthenticator({
+            keyStore,
+            idTokenVerifier: createIdTokenVerifier({ ...idp.verifierOptions }),
+            unauthenticated,
+          }),
           keys: createKeyManager({ keyStore }),
         }),
       ],
@@ -66,7 +72,7 @@ describe.each(PLATFORMS)('the uniform 401 on the wire, guards on Nest controller
       idTokenOnlyRoutes: [['GET', '/token-only']],
     });
     for (const [what, wire] of sweep.answers) expect(wire, what).toBe(sweep.expected);
-    expect(await snapshotOf(sweep.reference)).toEqual(UNIFORM_401);
+    expect(await snapshotOf(sweep.reference)).toEqual(uniform401Of(unauthenticated));
   });
 
   it('lets a valid ID token through, with its principal', async () => {

@@ -2,16 +2,14 @@ import type { ActiveKey } from '@drops/auth';
 import { RecentMap } from '@drops/auth/internal';
 
 /**
- * Active keys read from an in-process database (PGlite), kept so a key that authenticated once
- * costs a map lookup instead of a query. Only for a database this process alone can change: every
- * revoke goes through a store of this process, which drops the key here before and after it
- * commits, so no entry outlives a revoke.
+ * Active keys read from the database, kept so a key that authenticated once costs a map lookup
+ * instead of a query: the kept keys of a `CoherentKeyCache`, which answers from them under a lease
+ * on PostgreSQL and for good on PGlite (one process is the database's only client).
  *
- * Only found keys are kept: an unknown or a revoked id always takes the query, so the two still
- * take the same path and the same time. A read that was in flight while any revoke ran is not
+ * Only found keys are kept: unknown and revoked ids are answered by the membership of active ids,
+ * where the two are equally absent. A read that was in flight while any key was dropped is not
  * kept (the generation moved), so a lookup racing a revoke cannot put the key back. Full, it
- * forgets the key remembered longest ago (a hit does not count as a use), in O(1). On a shared
- * database, `CoherentKeyCache` keeps its keys in one of these and answers only under a lease.
+ * forgets the key remembered longest ago (a hit does not count as a use), in O(1).
  */
 export class ActiveKeyCache {
   readonly #keys: RecentMap<ActiveKey>;
@@ -52,16 +50,4 @@ export class ActiveKeyCache {
     this.#generation++;
     this.#keys.clear();
   }
-}
-
-const caches = new WeakMap<object, ActiveKeyCache>();
-
-/** The one cache of an in-process engine, shared by every store over it. */
-export function activeKeyCacheOf(engine: object, capacity: number): ActiveKeyCache {
-  let cache = caches.get(engine);
-  if (cache === undefined) {
-    cache = new ActiveKeyCache(capacity);
-    caches.set(engine, cache);
-  }
-  return cache;
 }

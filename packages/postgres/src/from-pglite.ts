@@ -25,6 +25,8 @@ export interface PGliteLike extends PGliteTransactionLike {
   transaction<T>(fn: (tx: PGliteTransactionLike) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   readonly closed?: boolean;
+  /** `LISTEN` in process: without it, a store looks every unknown id up in the database. */
+  listen?(channel: string, callback: (payload: string) => void): Promise<unknown>;
 }
 
 function executorOf(db: PGliteTransactionLike): SqlExecutor {
@@ -69,6 +71,10 @@ export function fromPGlite(db: PGliteLike): Queryable {
       return closed;
     },
     // PGlite is in-process and single-client: nothing but this process can change its data.
-    inProcess: { engine: db, isOpen: () => closed === undefined && db.closed !== true },
+    inProcess: {
+      engine: db,
+      isOpen: () => closed === undefined && db.closed !== true,
+      ...(typeof db.listen === 'function' ? { listen: db.listen.bind(db) } : {}),
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { Migration } from './migration.js';
 import type { Queryable, SqlExecutor } from './queryable.js';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
+import { MIGRATIONS_TABLE, recordedMigrations } from './recorded-migrations.js';
 
 /**
  * Options of {@link migrate}.
@@ -27,16 +28,7 @@ export interface MigrateResult {
   readonly applied: number[];
 }
 
-/**
- * The table that records applied migrations, for every namespace: `(namespace, version, name,
- * applied_at)`.
- *
- * @example
- * ```ts
- * await db.query(`select version from ${MIGRATIONS_TABLE} where namespace = $1`, ['drops_server']);
- * ```
- */
-export const MIGRATIONS_TABLE = 'drops_schema_migrations';
+export { MIGRATIONS_TABLE };
 
 // One advisory lock for every namespace: migrations are rare, and the bookkeeping table itself
 // must be created under a lock. The value is arbitrary ("drops" + a version tag).
@@ -79,26 +71,26 @@ function checkOptions(options: MigrateOptions): Migration[] {
   return [...migrations].sort((a, b) => a.version - b.version);
 }
 
+/** The migrations not recorded yet; a recorded one under another name is an error (it was edited). */
+function pendingOf(namespace: string, migrations: Migration[], done: ReadonlyMap<number, string>): Migration[] {
+  return migrations.filter((m) => {
+    const doneName = done.get(m.version);
+    if (doneName !== undefined && doneName !== m.name) {
+      throw new Error(
+        `migrate: ${namespace} version ${m.version} was applied as "${doneName}" but is now named "${m.name}"; add a new migration instead of editing one`,
+      );
+    }
+    return doneName === undefined;
+  });
+}
+
 async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migration[]): Promise<number[]> {
   // Held until commit: a second instance starting at the same time waits here, then sees the
   // versions this one recorded and applies nothing.
   await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
   await tx.exec(MIGRATIONS_TABLE_DDL);
-  const { rows } = await tx.query<{ version: number; name: string }>(`select version, name from ${MIGRATIONS_TABLE} where namespace = $1`, [
-    namespace,
-  ]);
-  const done = new Map(rows.map((r) => [Number(r.version), r.name]));
   const applied: number[] = [];
-  for (const m of migrations) {
-    const doneName = done.get(m.version);
-    if (doneName !== undefined) {
-      if (doneName !== m.name) {
-        throw new Error(
-          `migrate: ${namespace} version ${m.version} was applied as "${doneName}" but is now named "${m.name}"; add a new migration instead of editing one`,
-        );
-      }
-      continue;
-    }
+  for (const m of pendingOf(namespace, migrations, await recordedMigrations(tx, namespace))) {
     await tx.exec(m.sql);
     await tx.query(`insert into ${MIGRATIONS_TABLE} (namespace, version, name) values ($1, $2, $3)`, [namespace, m.version, m.name]);
     applied.push(m.version);
@@ -110,7 +102,9 @@ async function applyPending(tx: SqlExecutor, namespace: string, migrations: Migr
  * Brings a migration set up to date: applies, in one transaction and in version order, every
  * migration not yet recorded for `namespace` in `drops_schema_migrations`. Idempotent, and safe
  * when several instances start at once: a transaction-scoped advisory lock makes them take turns,
- * so each migration runs exactly once. If one migration fails, none of this call's are kept.
+ * so each migration runs exactly once. If one migration fails, none of this call's are kept. A
+ * database already up to date is only read (no DDL, no lock), so a runtime role without CREATE
+ * (`drops-auth-postgres grant`) may call it.
  *
  * Migrations run inside a transaction, so statements that refuse one (`create index
  * concurrently`, `vacuum`) do not belong in them.
@@ -131,6 +125,7 @@ export async function migrate(db: Queryable, options: MigrateOptions): Promise<M
   if (db === null || typeof db !== 'object' || typeof db.transaction !== 'function') {
     throw new TypeError('migrate: db must be a Queryable (see fromPgPool and fromPGlite)');
   }
+  if (pendingOf(options.namespace, migrations, await recordedMigrations(db, options.namespace)).length === 0) return { applied: [] };
   const applied = await db.transaction((tx) => applyPending(tx, options.namespace, migrations));
   return { applied };
 }

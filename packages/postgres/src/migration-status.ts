@@ -1,5 +1,6 @@
-import { MIGRATIONS_TABLE, type MigrateOptions } from './migrate.js';
+import type { MigrateOptions } from './migrate.js';
 import type { Queryable } from './queryable.js';
+import { recordedMigrations } from './recorded-migrations.js';
 
 /**
  * Where a migration set stands in a database: the versions recorded in `drops_schema_migrations`
@@ -30,14 +31,7 @@ export interface MigrationStatus {
  * ```
  */
 export async function migrationStatus(db: Queryable, options: MigrateOptions): Promise<MigrationStatus> {
-  const { rows: present } = await db.query<{ present: boolean }>(`select to_regclass($1) is not null as present`, [MIGRATIONS_TABLE]);
-  const recorded = new Set<number>();
-  if (present[0]?.present === true) {
-    const { rows } = await db.query<{ version: number }>(`select version from ${MIGRATIONS_TABLE} where namespace = $1`, [
-      options.namespace,
-    ]);
-    for (const row of rows) recorded.add(Number(row.version));
-  }
+  const recorded = await recordedMigrations(db, options.namespace);
   const versions = options.migrations.map((m) => m.version).sort((a, b) => a - b);
-  return { applied: [...recorded].sort((a, b) => a - b), pending: versions.filter((v) => !recorded.has(v)) };
+  return { applied: [...recorded.keys()].sort((a, b) => a - b), pending: versions.filter((v) => !recorded.has(v)) };
 }

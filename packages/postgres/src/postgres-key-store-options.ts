@@ -25,8 +25,9 @@ export interface PostgresKeyStoreOptions {
   readonly closeDatabase?: boolean;
   /**
    * How many active keys to keep in memory once found, so a key that authenticated once costs no
-   * query. On an in-process database (PGlite) every revoke through any store of this process drops
-   * its key first; on PostgreSQL the keys are kept under a lease (see `cache`). Default 10 000; 0
+   * query. On an in-process database (PGlite) they are kept with the membership of every active id
+   * (unknown and revoked ids cost no query either), which every change of a key updates before its
+   * statement returns; on PostgreSQL both are kept under a lease (see `cache`). Default 10 000; 0
    * turns caching off on either.
    */
   readonly maxCachedKeys?: number;

@@ -49,8 +49,8 @@ export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
  *   knows the key, and `revoke` on any instance resolves only when no instance accepts the key
  *   any more; without its lease a lookup is a 503, never a query
  *   (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md; `cache: false` turns it off). On
- *   PGlite, which only this process can change, keys found once answer from memory until a revoke
- *   through any store of this process drops them (`maxCachedKeys`).
+ *   PGlite, which only this process can change, keys found once and the membership answer from
+ *   memory with no lease, every change applied before its statement returns (`maxCachedKeys`).
  * - `recordUse` never touches the database on the request path: uses are throttled (once a minute
  *   per key by default), batched into one `UPDATE` every 5 s, forward-only, and flushed on `close()`.
  * - A database failure rejects with `UnavailableError('key_store')` (a 503), never `null`. The

@@ -77,9 +77,15 @@ export interface Queryable extends SqlExecutor {
    * engine instance, and whether it is still open. Every change to the data then goes through
    * this process, so a store may keep what it reads and drop it when it makes a change itself
    * (see `PostgresKeyStore`'s active-key cache). A server (`pg`) never sets it: other processes
-   * write there.
+   * write there. `listen`, when the engine has it, calls `onPayload` for each `NOTIFY` on
+   * `channel`, before the statement that committed it resolves: the store's membership of
+   * active ids follows every change through it.
    */
-  readonly inProcess?: { readonly engine: object; isOpen(): boolean };
+  readonly inProcess?: {
+    readonly engine: object;
+    isOpen(): boolean;
+    listen?(channel: string, onPayload: (payload: string) => void): Promise<unknown>;
+  };
   /**
    * Opens a connection of its own, outside the pool's rotation, for `LISTEN` and lease renewal
    * (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). {@link fromPgPool} provides it; without it a store does not cache keys.

@@ -33,7 +33,7 @@ export interface MintRequest {
 }
 
 /** What happened to a key. */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired';
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled';
 
 /** How it happened: the API, revoke by value, GitHub secret scanning, an operator. */
 export type KeyEventSource = 'api' | 'revoke_by_value' | 'github_secret_scanning' | 'operator';
@@ -52,6 +52,10 @@ export interface KeyEventInfo {
   readonly userAgent: string | null;
   /** Where the key was found (secret scanning), when known. */
   readonly url?: string;
+  /** On a `'rolled'` event: the id of the key that replaced this one. */
+  readonly rolledTo?: string;
+  /** On the `'minted'` event of a key a roll minted: the id of the key it replaced. */
+  readonly replaces?: string;
 }
 
 /** A page of `GET /keys/events`, newest first; `next` is the cursor of the older ones. */

@@ -29,6 +29,16 @@ describe('eventText', () => {
     });
   });
 
+  it('titles a roll and names the key that replaced the old one, and the one the new key replaces', () => {
+    const next = 'b'.repeat(64);
+    expect(eventText({ ...base, type: 'rolled', rolledTo: next })).toEqual({
+      title: 'Rolled',
+      detail: `replaced by key ${'b'.repeat(12)}…, by alice`,
+      link: null,
+    });
+    expect(eventText({ ...base, keyId: next, replaces: KEY }).detail).toBe(`replaces key ${'a'.repeat(12)}…, by alice`);
+  });
+
   it('says a key expired, and nothing of the request that noticed it', () => {
     expect(eventText({ ...base, type: 'expired', source: 'api', actor: null, ip: '203.0.113.7' })).toEqual({
       title: 'Expired',

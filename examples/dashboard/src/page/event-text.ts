@@ -12,7 +12,23 @@ export interface EventText {
   readonly link: string | null;
 }
 
-const TITLES: Record<string, string> = { minted: 'Minted', first_used: 'First used', revoked: 'Revoked', expired: 'Expired' };
+const TITLES: Record<string, string> = {
+  minted: 'Minted',
+  first_used: 'First used',
+  revoked: 'Revoked',
+  expired: 'Expired',
+  rolled: 'Rolled',
+};
+
+/** A key named by the start of its id (events carry the other key of a roll by id only). */
+const keyNamed = (id: string): string => `key ${id.slice(0, 12)}…`;
+
+/** The other key of a roll: the one that replaced this key, or the one this key replaced. */
+function rollOf(event: KeyEventInfo): string | null {
+  if (event.type === 'rolled' && event.rolledTo !== undefined) return `replaced by ${keyNamed(event.rolledTo)}`;
+  if (event.type === 'minted' && event.replaces !== undefined) return `replaces ${keyNamed(event.replaces)}`;
+  return null;
+}
 const KEY_ID = /^[0-9a-f]{64}$/;
 
 function linkOf(url: string | undefined): string | null {
@@ -47,7 +63,7 @@ function revokedHow(event: KeyEventInfo): string | null {
 /**
  * The words for a key event in the dashboard's list, e.g. `Revoked` + `found in a public
  * repository at` + a link to `https://github.com/…`, `Minted` + `by alice, from 203.0.113.7`, `First used` +
- * `from 203.0.113.7 (curl/8.5.0)`. Unknown types and sources (a newer server) still read sensibly.
+ * `from 203.0.113.7 (curl/8.5.0)`, `Rolled` + `replaced by key 3f0c12ab9d4e…, by alice`. Unknown types and sources (a newer server) still read sensibly.
  */
 export function eventText(event: KeyEventInfo): EventText {
   const title = TITLES[event.type] ?? event.type;
@@ -62,6 +78,8 @@ export function eventText(event: KeyEventInfo): EventText {
       : { title, detail: `found in a public repository at ${event.url}`, link: null };
   }
   const parts: string[] = [];
+  const roll = rollOf(event);
+  if (roll !== null) parts.push(roll);
   if (event.type === 'revoked') {
     const how = revokedHow(event);
     if (how !== null) parts.push(how);

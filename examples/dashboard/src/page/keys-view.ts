@@ -4,6 +4,7 @@ import { durationOf, EXPIRY_WARNING_MS, expiresAtIn, expiresAtOfLocal, expiryTex
 import { reportError } from './report-error.js';
 import { ConfirmDialog } from './modal-dialog.js';
 import { plural } from './plural.js';
+import { rolledKeyIds } from './rolled-keys.js';
 
 const labelOf = (key: { name: string | null; prefix: string }): string =>
   key.name !== null && key.name !== '' ? `${key.name} (${key.prefix}…)` : `${key.prefix}…`;
@@ -133,8 +134,9 @@ export class KeysView {
     this.#table.setAttribute('aria-busy', 'true');
     try {
       const keys = await api.listKeys();
+      const rolled = await rolledKeyIds(api, keys);
       if (this.#api !== api) return;
-      this.#render(keys);
+      this.#render(keys, rolled);
       if (announce) this.#announcer.status(`${keys.length} ${keys.length === 1 ? 'key' : 'keys'}.`);
     } catch (error) {
       reportError(this.#announcer, error);
@@ -144,15 +146,18 @@ export class KeysView {
     }
   }
 
-  #render(keys: readonly KeyInfo[]): void {
+  #render(keys: readonly KeyInfo[], rolled: ReadonlySet<string>): void {
     this.#empty.hidden = keys.length > 0;
     this.#table.hidden = keys.length === 0;
     this.#revokeAll.hidden = keys.length === 0;
     this.#shownCount = keys.length;
     this.#body.replaceChildren(
       ...keys.map((key) => {
-        const roll = h('button', { type: 'button', class: 'secondary compact', 'aria-label': `Roll key ${labelOf(key)}` }, 'Roll');
-        roll.addEventListener('click', () => void this.#roll(key, roll));
+        // A key is rolled once: the one that replaced it is the one to roll next.
+        const roll = rolled.has(key.id)
+          ? h('span', { class: 'rolled' }, 'Rolled')
+          : h('button', { type: 'button', class: 'secondary compact', 'aria-label': `Roll key ${labelOf(key)}` }, 'Roll');
+        if (roll instanceof HTMLButtonElement) roll.addEventListener('click', () => void this.#roll(key, roll));
         const revoke = h('button', { type: 'button', class: 'link-danger', 'aria-label': `Revoke key ${labelOf(key)}` }, 'Revoke');
         revoke.addEventListener('click', () => void this.#revoke(key, revoke));
         return h(

@@ -26,7 +26,7 @@ const verifier: IdTokenVerifier = {
   async warmUp() {},
 };
 
-async function setup() {
+async function setup(options: Partial<Parameters<typeof createAuthenticator>[0]> = {}) {
   const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0, clock: () => 1_700_000_000_000 });
   const live = generateApiKey();
   const revoked = generateApiKey();
@@ -42,7 +42,7 @@ async function setup() {
     });
   }
   await keyStore.revoke('acct_1', revoked.id, { at: new Date(0) });
-  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier });
+  const authenticator = createAuthenticator({ keyStore, idTokenVerifier: verifier, ...options });
   return { keyStore, authenticator, live, revoked };
 }
 
@@ -158,8 +158,8 @@ describe('createAuthenticator', () => {
     expect(a).toEqual(b);
   });
 
-  it('answers every kind of authentication failure with byte-identical 401s', async () => {
-    const { authenticator, live, revoked } = await setup();
+  /** Every kind of authentication failure, as the distinct (status, headers, body) triples they answer. */
+  async function answersOfEveryFailure({ authenticator, live, revoked }: Awaited<ReturnType<typeof setup>>): Promise<string[]> {
     const cases: Array<[string, Promise<unknown>]> = [
       ['missing', authenticator.authenticate(undefined)],
       ['empty header', authenticator.authenticate('')],
@@ -178,7 +178,11 @@ describe('createAuthenticator', () => {
       expect(error, label).toBeInstanceOf(UnauthenticatedError);
       seen.add(JSON.stringify([error.status, error.headers, error.bodyText]));
     }
-    expect([...seen]).toEqual([
+    return [...seen];
+  }
+
+  it('answers every kind of authentication failure with byte-identical 401s', async () => {
+    expect(await answersOfEveryFailure(await setup())).toEqual([
       JSON.stringify([
         401,
         {
@@ -189,6 +193,43 @@ describe('createAuthenticator', () => {
         JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }),
       ]),
     ]);
+  });
+
+  it("answers every failure with the one 401 of the app's unauthenticated realm and message", async () => {
+    const message = 'missing or invalid API key: create one at https://acme.example/keys';
+    const acme = await setup({ unauthenticated: { realm: 'acme', message } });
+    expect(await answersOfEveryFailure(acme)).toEqual([
+      JSON.stringify([
+        401,
+        { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="acme"' },
+        JSON.stringify({ error: message }),
+      ]),
+    ]);
+    // Only the realm: the spec's message stays.
+    const realmOnly = await failure((await setup({ unauthenticated: { realm: 'acme' } })).authenticator.authenticate(undefined));
+    expect([realmOnly.headers['www-authenticate'], realmOnly.bodyText]).toEqual([
+      'Bearer realm="acme"',
+      JSON.stringify({ error: UNAUTHENTICATED_MESSAGE }),
+    ]);
+  });
+
+  it('refuses a realm that would break the header, or an empty message, at creation', () => {
+    const keyStore = new MemoryKeyStore();
+    for (const unauthenticated of [
+      { realm: 'a"b' },
+      { realm: 'a\\b' },
+      { realm: 'a\nb' },
+      { realm: '' },
+      { realm: 'é' },
+      { message: '' },
+      { colour: 'red' },
+      'acme',
+    ]) {
+      expect(() => createAuthenticator({ keyStore, unauthenticated } as never), JSON.stringify(unauthenticated)).toThrow(TypeError);
+    }
+    expect(() => createAuthenticator({ keyStore, unauthenticated: { realm: 'a"b' } })).toThrow(
+      /^createAuthenticator: options\.unauthenticated\.realm: must be printable ASCII/,
+    );
   });
 
   it('never puts the credential in the error', async () => {

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { keyIdOf } from '../api-key/key-id.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
-import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { answeredAs, UnauthenticatedError, type UnauthenticatedReason } from '../errors/unauthenticated-error.js';
+import { parseUnauthenticated, type UnauthenticatedOptions } from '../errors/unauthenticated-answer.js';
+import { withTraits } from './authenticator-traits.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { observeAuthentication, observingAuthentication } from '../diagnostics/observe-authentication.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
@@ -26,6 +28,17 @@ export interface AuthenticatorOptions {
   idTokenVerifier?: IdTokenVerifier;
   /** Maps ID token claims to an account id. Default: `claims.sub`. */
   resolveAccount?: ResolveAccount;
+  /**
+   * The realm and message of the one 401 that this authenticator, and every adapter given it,
+   * answers for every cause. Default the spec's: `WWW-Authenticate: Bearer realm="drops"` and
+   * `{"error":"missing or invalid API key: sign in to the dashboard to mint one"}`.
+   *
+   * @example
+   * ```ts
+   * createAuthenticator({ keyStore, unauthenticated: { realm: 'acme', message: 'sign in at acme.example to get an API key' } });
+   * ```
+   */
+  unauthenticated?: UnauthenticatedOptions;
 }
 
 /** Per-call options of {@link Authenticator.authenticate}. */
@@ -86,6 +99,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
       }),
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
+    unauthenticated: z.optional(z.unknown()),
   }),
 );
 
@@ -139,6 +153,9 @@ function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   parseOptions(optionsSchema(), options, 'createAuthenticator');
   const { keyStore, idTokenVerifier } = options;
+  const unauthenticated = parseUnauthenticated(options.unauthenticated, 'createAuthenticator');
+  const refuse = (reason: UnauthenticatedReason, detail?: string): UnauthenticatedError =>
+    answeredAs(new UnauthenticatedError(reason, detail), unauthenticated);
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
@@ -168,7 +185,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal {
-    if (key === null) throw new UnauthenticatedError('unknown_key');
+    if (key === null) throw refuse('unknown_key');
     // One clock, the store's (the database's on PostgreSQL), read once: it stamps the use and
     // decides expiry, so every instance refuses a key at the same instant, with the same uniform
     // 401 as an unknown key.
@@ -180,7 +197,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
     if (expiresAt.getTime() <= now) {
       keyStore.recordExpired(id, request);
-      throw new UnauthenticatedError('expired_key');
+      throw refuse('expired_key');
     }
     keyStore.recordUse(id, useTime(now), request);
     return { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
@@ -195,24 +212,24 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   async function authenticateIdToken(token: string): Promise<Principal> {
-    if (idTokenVerifier === undefined) throw new UnauthenticatedError('wrong_credential_type', 'no identity provider');
+    if (idTokenVerifier === undefined) throw refuse('wrong_credential_type', 'no identity provider');
     let claims: IdTokenClaims;
     try {
       claims = await idTokenVerifier.verify(token);
     } catch (cause) {
       // A verifier that fails in an unforeseen way must not authenticate, nor call the token bad.
-      if (cause instanceof DropsAuthError) throw cause;
+      if (cause instanceof DropsAuthError) throw answeredAs(cause, unauthenticated);
       throw new UnavailableError('identity_provider', { cause });
     }
     let accountId: string | null;
     try {
       accountId = await resolveAccount(claims);
     } catch (cause) {
-      if (cause instanceof DropsAuthError) throw cause;
+      if (cause instanceof DropsAuthError) throw answeredAs(cause, unauthenticated);
       throw new UnavailableError('account_resolver', { cause });
     }
     if (typeof accountId !== 'string' || accountId.length === 0) {
-      throw new UnauthenticatedError('not_permitted', 'resolveAccount refused the user');
+      throw refuse('not_permitted', 'resolveAccount refused the user');
     }
     return { accountId, credential: 'id_token', claims };
   }
@@ -238,20 +255,23 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   ): Promise<Principal | null> {
     switch (credential.kind) {
       case 'absent':
-        return required ? Promise.reject(new UnauthenticatedError('missing')) : NO_PRINCIPAL;
+        return required ? Promise.reject(refuse('missing')) : NO_PRINCIPAL;
       case 'malformed':
-        return Promise.reject(new UnauthenticatedError('malformed'));
+        return Promise.reject(refuse('malformed'));
       case 'api_key':
-        if (!accept.includes('api_key')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
+        if (!accept.includes('api_key')) return Promise.reject(refuse('wrong_credential_type'));
         return authenticateApiKey(credential.value, request);
       case 'id_token':
-        if (!accept.includes('id_token')) return Promise.reject(new UnauthenticatedError('wrong_credential_type'));
+        if (!accept.includes('id_token')) return Promise.reject(refuse('wrong_credential_type'));
         return authenticateIdToken(credential.value);
     }
   }
 
-  return {
-    authenticate: (source, authOptions) => run(source, authOptions, true) as Promise<Principal>,
-    authenticateOptional: (source, authOptions) => run(source, authOptions, false),
-  };
+  return withTraits(
+    {
+      authenticate: (source, authOptions) => run(source, authOptions, true) as Promise<Principal>,
+      authenticateOptional: (source, authOptions) => run(source, authOptions, false),
+    },
+    { unauthenticated, verifiesIdTokens: idTokenVerifier !== undefined },
+  );
 }

@@ -195,6 +195,16 @@ describe('drops-auth scan', () => {
     expect(result.stdout).toContain(join(repo, 'src', 'config.ts'));
   });
 
+  it('says how many paths it skipped, and why: a git-ignored .env is where keys leak', () => {
+    const result = run(['scan', '.'], { cwd: repo });
+    // secrets.env and build/ (ignored), node_modules and .git, the symbolic link, image.bin.
+    expect(result.stderr).toContain(
+      'Skipped 2 git-ignored paths (name a file to scan it anyway), 2 node_modules or .git directories, 1 symbolic link or special file, 1 binary file.',
+    );
+    const clean = run(['scan', 'clean.txt'], { cwd: plain });
+    expect(clean.stderr).toBe('drops-auth scan: no API keys found in 1 file.\n');
+  });
+
   it('scans a file named explicitly, even an ignored one', () => {
     const result = run(['scan', 'secrets.env', 'src/config.ts'], { cwd: repo });
     expect(result.status).toBe(1);

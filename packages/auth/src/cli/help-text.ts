@@ -14,6 +14,9 @@ Commands:
   revoke --url <base> [files]    revoke by value the keys in the files, or on stdin
   keys --url <base>              list the account's keys and when each expires (DROPS_API_KEY)
   keys roll <id> --url <base>    mint the replacement of a key; the old one works for a grace (ID token)
+  keys revoke <id> --url <base>  revoke a key of the account by id (DROPS_API_KEY)
+
+--url may be left out when DROPS_URL holds the server's base URL (revoke, keys).
 
 Options:
   -h, --help        show help (also: drops-auth <command> --help)
@@ -47,7 +50,7 @@ recursively. Prints file:line:column, the key's prefix and its id; never the sec
 Skipped: binary files (a NUL byte in the first 8 KiB), node_modules and .git directories,
 symbolic links, and, inside a git working tree, what its ignore files ignore (.gitignore
 at every level, .git/info/exclude), read without running git. A file named explicitly is
-always scanned.
+always scanned. The summary on stderr says how many paths were skipped, and why.
 
 With --revoke, once the scan is done it lists the distinct keys found (prefix, id, files) and
 revokes them by value: POST <base URL>/credentials/revoke, as drops-auth revoke does.
@@ -81,6 +84,7 @@ revoked or unknown changes nothing, so running the command again is harmless.
 Options:
   --url <base URL>   the drops server, e.g. https://drops.example.com (https:; http: only for
                      127.0.0.0/8, localhost or [::1]). Redirects are not followed.
+                     Default: the DROPS_URL environment variable.
   --json             print one JSON object per key: {"prefix", "id", "files"}
   -h, --help         show this help
 
@@ -96,6 +100,7 @@ or could not be reached.
 /** `drops-auth keys --help`. */
 export const KEYS_HELP = `Usage: DROPS_API_KEY=... drops-auth keys --url <base URL> [--json]
        DROPS_API_KEY=<ID token> drops-auth keys roll <id> --url <base URL> [--grace <seconds>] [--json]
+       DROPS_API_KEY=... drops-auth keys revoke <id> --url <base URL>
 
 Lists the account's active keys (${keyRouteText('list', '<base URL>')}): prefix, name, id and when each expires;
 never a secret. The credential (an API key, or an ID token) is read from the DROPS_API_KEY
@@ -108,8 +113,11 @@ so DROPS_API_KEY must hold an ID token) and prints the new key alone on stdout: 
 this tool prints, since it minted it. The old key keeps working --grace seconds (the server's
 default: a day; at most 604800), then expires.
 
+keys revoke <id> revokes key <id> of the account (DELETE <base URL>/keys/<id>): once it answers,
+no request with that key is accepted. 404 when the account has no active key with that id.
+
 Options:
-  --url <base>  the drops server (https:, or http: on loopback)
+  --url <base>  the drops server (https:, or http: on loopback); default: DROPS_URL
   --json        print one {"id", "prefix", "name", "createdAt", "expiresAt"} object per line
                 (roll: the server's answer, the new key and the id it replaces)
   --grace <s>   roll: how long the old key keeps working, in seconds
@@ -119,5 +127,5 @@ Example:
   DROPS_API_KEY="$(cat ~/.config/drops/key)" drops-auth keys --url https://drops.example.com
   NEW_KEY=$(DROPS_API_KEY="$ID_TOKEN" drops-auth keys roll 3f0c… --url https://drops.example.com --grace 3600)
 
-Exit status: 0 listed (or rolled), 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
+Exit status: 0 listed (or rolled, or revoked), 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
 `;

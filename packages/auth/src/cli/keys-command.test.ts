@@ -137,4 +137,24 @@ describe('drops-auth keys', () => {
     const usage = await spawnCli(['keys', 'roll', 'not-an-id', '--url', server.url], { env: { DROPS_API_KEY: 'x' } });
     expect(usage.status).toBe(2);
   });
+
+  it('keys revoke <id>: revokes the key by id, at the server DROPS_URL names when --url is not given', async () => {
+    const doomed = await mint('ci-revoke');
+    const env = { DROPS_API_KEY: idp.mintIdToken({ sub: 'cli-keys' }), DROPS_URL: server.url };
+    const run = await spawnCli(['keys', 'revoke', doomed.id], { env });
+    expect(run).toMatchObject({ status: 0, stdout: '' });
+    expect(run.stderr).toContain(`key ${doomed.id} revoked`);
+    expect((await fetch(`${server.url}/keys`, { headers: { authorization: `Bearer ${doomed.apiKey}` } })).status).toBe(401);
+    // Again: no active key of the account with that id.
+    const again = await spawnCli(['keys', 'revoke', doomed.id], { env });
+    expect(again.status).toBe(3);
+    expect(again.stderr).toContain('answered 404');
+
+    expect((await spawnCli(['keys', 'revoke', 'not-an-id'], { env })).status).toBe(2);
+    const nowhere = await spawnCli(['keys'], { env: { DROPS_API_KEY: 'x', DROPS_URL: '' } });
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stderr).toContain('--url <base URL> is required (or set DROPS_URL)');
+    const plainEnv = await spawnCli(['keys'], { env: { DROPS_API_KEY: 'x', DROPS_URL: 'http://drops.example.com' } });
+    expect(plainEnv.stderr).toContain('DROPS_URL must be an https: URL');
+  });
 });

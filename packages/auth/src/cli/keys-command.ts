@@ -5,7 +5,7 @@ import type { CliIo } from './cli-io.js';
 import { KEYS_HELP } from './help-text.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { printable } from './printable.js';
-import { serverEndpoint } from './revocation-endpoint.js';
+import { serverEndpointFrom } from './revocation-endpoint.js';
 import { UsageError } from './usage-error.js';
 
 /** The environment variable `keys` reads the credential from (never an argument: shell history). */
@@ -79,7 +79,7 @@ async function rollKey(
     throw new UsageError('keys roll takes one key id (64 lowercase hex characters)');
   const grace = options['grace'];
   if (grace !== undefined && !/^\d{1,7}$/.test(grace)) throw new UsageError('--grace is a whole number of seconds (at most 604800)');
-  const endpoint = serverEndpoint(options['url'], '--url', keyRoutePath('roll', id));
+  const endpoint = serverEndpointFrom(options['url'], env, keyRoutePath('roll', id));
   const credential = credentialOf(env);
   let res: Response;
   try {
@@ -109,6 +109,39 @@ async function rollKey(
   return 0;
 }
 
+/**
+ * `drops-auth keys revoke <id> --url <base>` with the account's credential in `DROPS_API_KEY`
+ * (an API key or an ID token): `DELETE <base>/keys/<id>`. Resolves 0 revoked (the server's 204:
+ * no instance accepts the key any more), 3 refused (404: no active key of the account with that
+ * id) or unreachable.
+ */
+async function revokeKey(rest: readonly string[], url: string | undefined, io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const [id, ...extra] = rest;
+  if (id === undefined || extra.length > 0 || !isKeyId(id))
+    throw new UsageError('keys revoke takes one key id (64 lowercase hex characters)');
+  const endpoint = serverEndpointFrom(url, env, keyRoutePath('revoke', id));
+  const credential = credentialOf(env);
+  let res: Response;
+  try {
+    res = await fetch(endpoint, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${credential}`, accept: 'application/json' },
+      redirect: 'manual',
+    });
+  } catch {
+    io.stderr.write(`drops-auth keys revoke: ${endpoint.href} could not be reached.\n`);
+    return 3;
+  }
+  warnKeyExpiration(res.headers, io, 'keys revoke');
+  if (res.status !== 204) {
+    const body: unknown = await res.json().catch(() => null);
+    io.stderr.write(`drops-auth keys revoke: ${endpoint.href} answered ${res.status}${errorOf(body)}\n`);
+    return 3;
+  }
+  io.stderr.write(`drops-auth keys revoke: key ${id} revoked; no request with it is accepted any more.\n`);
+  return 0;
+}
+
 function readKeys(body: unknown): ListedKey[] | null {
   const keys = (body as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) return null;
@@ -133,13 +166,17 @@ export async function keysCommand(args: readonly string[], io: CliIo, env: NodeJ
   if (parsed === null) return 0;
   const { json, options, positionals } = parsed;
   if (positionals[0] === 'roll') return rollKey(positionals.slice(1), options, json, io, env);
+  if (positionals[0] === 'revoke') {
+    if (options['grace'] !== undefined) throw new UsageError('--grace is an option of keys roll');
+    return revokeKey(positionals.slice(1), options['url'], io, env);
+  }
   if (positionals.length > 0) {
     throw new UsageError(
-      `keys takes no arguments but roll <id>; the credential is read from ${CREDENTIAL_ENV}, never from the command line`,
+      `keys takes no arguments but roll <id> or revoke <id>; the credential is read from ${CREDENTIAL_ENV}, never from the command line`,
     );
   }
   if (options['grace'] !== undefined) throw new UsageError('--grace is an option of keys roll');
-  const endpoint = serverEndpoint(options['url'], '--url', keyRoutePath('list'));
+  const endpoint = serverEndpointFrom(options['url'], env, keyRoutePath('list'));
   const credential = credentialOf(env);
 
   let res: Response;

@@ -2,7 +2,23 @@ import { isLoopbackUrl } from '../id-token/is-loopback-url.js';
 import { UsageError } from './usage-error.js';
 
 /** The revoke-by-value route, under the server's base URL. */
-const REVOKE_PATH = '/credentials/revoke';
+export const REVOKE_PATH = '/credentials/revoke';
+
+/** The environment variable the server's base URL is read from when `--url` is not given. */
+export const SERVER_URL_ENV = 'DROPS_URL';
+
+/**
+ * `<base><path>` for the base URL of `--url`, else of `DROPS_URL` (so a team sets its server
+ * once); checked as {@link serverEndpoint} says, a mistake naming where the URL came from.
+ */
+export function serverEndpointFrom(url: string | undefined, env: NodeJS.ProcessEnv, path: string): URL {
+  if (url !== undefined) return serverEndpoint(url, '--url', path);
+  const fromEnv = env[SERVER_URL_ENV]?.trim() ?? '';
+  if (fromEnv === '') {
+    throw new UsageError(`--url <base URL> is required (or set ${SERVER_URL_ENV}), e.g. --url https://drops.example.com`);
+  }
+  return serverEndpoint(fromEnv, SERVER_URL_ENV, path);
+}
 
 /**
  * `POST <base>/credentials/revoke` for the base URL given as `option` (`--url`, `--revoke`):

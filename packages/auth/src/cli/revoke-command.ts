@@ -9,7 +9,7 @@ import { plural } from './plural.js';
 import { printable } from './printable.js';
 import { MAX_FILE_BYTES, readTextFile } from './read-text-file.js';
 import { readStdin } from './read-stdin.js';
-import { revocationEndpoint } from './revocation-endpoint.js';
+import { REVOKE_PATH, serverEndpointFrom } from './revocation-endpoint.js';
 import { sendRevocations } from './send-revocations.js';
 import { UsageError } from './usage-error.js';
 
@@ -67,11 +67,11 @@ async function collect(paths: readonly string[], io: CliIo, keys: KeysToRevoke):
  * an input could not be read (nothing sent), 3 when the server refused or could not be reached;
  * throws `UsageError` (exit 2) for bad arguments. Never prints a secret.
  */
-export async function revokeCommand(args: readonly string[], io: CliIo): Promise<number> {
+export async function revokeCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parseCommandArgs(args, REVOKE_HELP, io, ['url']);
   if (parsed === null) return 0;
   const { json, options, positionals } = parsed;
-  const endpoint = revocationEndpoint(options['url'], '--url');
+  const endpoint = serverEndpointFrom(options['url'], env, REVOKE_PATH);
   await checkFiles(positionals);
   if (positionals.length === 0 && io.stdin.isTTY) {
     throw new UsageError(

@@ -19,7 +19,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
 
 function version(): string {
   try {
-    // dist/cli.js -> ../package.json, whether run directly or through a bin link.
+    // dist/cli.js or bin/drops-auth.js -> ../package.json, whether run directly or through a bin link.
     const script = realpathSync(process.argv[1] ?? '');
     return (JSON.parse(readFileSync(join(dirname(script), '..', 'package.json'), 'utf8')) as { version: string }).version;
   } catch {

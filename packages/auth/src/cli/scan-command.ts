@@ -10,10 +10,11 @@ import { printable } from './printable.js';
 import { MAX_FILE_BYTES, readTextFile, type ReadResult } from './read-text-file.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
 import { sendRevocations } from './send-revocations.js';
+import { SkippedPaths } from './skipped-paths.js';
 import { UsageError } from './usage-error.js';
 import { walkFiles, type WalkedFile } from './walk-files.js';
 
-async function filesOf(paths: readonly string[]): Promise<WalkedFile[]> {
+async function filesOf(paths: readonly string[], skipped: SkippedPaths): Promise<WalkedFile[]> {
   const files: WalkedFile[] = [];
   for (const path of paths) {
     let info;
@@ -22,7 +23,7 @@ async function filesOf(paths: readonly string[]): Promise<WalkedFile[]> {
     } catch {
       throw new UsageError(`no such file or directory: ${printable(path)}`);
     }
-    if (info.isDirectory()) files.push(...(await walkFiles(path)));
+    if (info.isDirectory()) files.push(...(await walkFiles(path, skipped)));
     else if (info.isFile()) files.push({ display: path, absolute: path });
     else throw new UsageError(`not a file or directory: ${printable(path)}`);
   }
@@ -44,7 +45,8 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
   const endpoint = options['revoke'] === undefined ? null : revocationEndpoint(options['revoke'], '--revoke');
   if (positionals.length === 0) throw new UsageError('scan needs at least one file or directory, e.g. drops-auth scan .');
 
-  const files = await filesOf(positionals);
+  const skipped = new SkippedPaths();
+  const files = await filesOf(positionals, skipped);
   const keys = new KeysToRevoke();
   let found = 0;
   let filesWithKeys = 0;
@@ -61,10 +63,14 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
       continue;
     }
     if (result.kind === 'too_large') {
+      skipped.add('too large');
       io.stderr.write(`drops-auth scan: skipped ${printable(file.display)}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB\n`);
       continue;
     }
-    if (result.kind === 'binary') continue;
+    if (result.kind === 'binary') {
+      skipped.add('binary');
+      continue;
+    }
     const located = locateApiKeys(result.text);
     if (located.length === 0) continue;
     found += located.length;
@@ -76,10 +82,10 @@ export async function scanCommand(args: readonly string[], io: CliIo): Promise<n
   }
 
   if (found === 0) {
-    io.stderr.write(`drops-auth scan: no API keys found in ${plural(files.length, 'file')}.\n`);
+    io.stderr.write(`drops-auth scan: no API keys found in ${plural(files.length, 'file')}.${skipped.describe()}\n`);
     return unreadable > 0 ? 2 : 0;
   }
-  const summary = `drops-auth scan: found ${plural(found, 'API key')} in ${plural(filesWithKeys, 'file')}.`;
+  const summary = `drops-auth scan: found ${plural(found, 'API key')} in ${plural(filesWithKeys, 'file')}.${skipped.describe()}`;
   if (endpoint === null) {
     io.stderr.write(`${summary} Revoke each one by id (${keyRouteText('revoke')}), then remove it from the file and its history.\n`);
     return 1;

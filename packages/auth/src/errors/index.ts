@@ -5,6 +5,7 @@ export {
   BEARER_CHALLENGE,
   type UnauthenticatedReason,
 } from './unauthenticated-error.js';
+export type { UnauthenticatedOptions } from './unauthenticated-answer.js';
 export { UnavailableError, type UnavailableDependency } from './unavailable-error.js';
 export { InvalidRequestError } from './invalid-request-error.js';
 export { NotFoundError } from './not-found-error.js';

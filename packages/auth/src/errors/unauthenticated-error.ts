@@ -1,13 +1,15 @@
 import { DropsAuthError, ERROR_BRAND, type ErrorBody } from './drops-auth-error.js';
+import { DEFAULT_UNAUTHENTICATED, UNAUTHENTICATED_MESSAGE, type UnauthenticatedAnswer } from './unauthenticated-answer.js';
 
-/** The one message every authentication failure answers with: the body of every 401, byte-identical whatever the reason. */
-export const UNAUTHENTICATED_MESSAGE = 'missing or invalid API key: sign in to the dashboard to mint one';
+export { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from './unauthenticated-answer.js';
 
-/** The `WWW-Authenticate` challenge sent with every 401. */
-export const BEARER_CHALLENGE = 'Bearer realm="drops"';
+/**
+ * Where an error keeps the 401 of the authenticator that answers it: a `Symbol.for`, so every
+ * copy of `@drops/auth` in the process (ESM and CommonJS builds) reads and sets the same slot.
+ */
+const ANSWER = Symbol.for('@drops/auth.unauthenticated-answer');
 
-const UNIFORM_BODY: ErrorBody = Object.freeze({ error: UNAUTHENTICATED_MESSAGE });
-const UNIFORM_BODY_TEXT = JSON.stringify(UNIFORM_BODY);
+type Answered = { [ANSWER]?: UnauthenticatedAnswer };
 
 /**
  * Why a credential was refused. For logs and metrics only: it never reaches the client, whose
@@ -27,7 +29,9 @@ export type UnauthenticatedReason =
 /**
  * The uniform 401. Missing, malformed, unknown, revoked, expired and wrong-type credentials all
  * produce the same status, headers and body bytes, so a response never tells them apart or
- * confirms that a credential once existed. `reason` is for the server's own logs.
+ * confirms that a credential once existed. `reason` is for the server's own logs. The realm and
+ * message are the spec's unless the authenticator that answers was created with
+ * `unauthenticated: { realm, message }`.
  *
  * @example
  * ```ts
@@ -53,14 +57,30 @@ export class UnauthenticatedError extends DropsAuthError {
   }
 
   override get headers(): Record<string, string> {
-    return { ...super.headers, 'www-authenticate': BEARER_CHALLENGE };
+    return { ...super.headers, 'www-authenticate': answerOf(this).challenge };
   }
 
   override get body(): ErrorBody {
-    return UNIFORM_BODY;
+    return answerOf(this).body;
   }
 
   override get bodyText(): string {
-    return UNIFORM_BODY_TEXT;
+    return answerOf(this).bodyText;
   }
+}
+
+function answerOf(error: UnauthenticatedError): UnauthenticatedAnswer {
+  return (error as Answered)[ANSWER] ?? DEFAULT_UNAUTHENTICATED;
+}
+
+/**
+ * Makes `error`, when it is an `UnauthenticatedError`, answer with `answer` (the 401 an
+ * authenticator was created with), whichever part of drops-auth threw it; returns `error`.
+ * @internal
+ */
+export function answeredAs<E>(error: E, answer: UnauthenticatedAnswer | undefined): E {
+  if (answer !== undefined && error instanceof UnauthenticatedError && answerOf(error) !== answer) {
+    Object.defineProperty(error, ANSWER, { value: answer, configurable: true });
+  }
+  return error;
 }

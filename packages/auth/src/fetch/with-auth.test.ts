@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import { createAuthenticator } from '../authenticator/create-authenticator.js';
+import { createIdTokenVerifier } from '../id-token/create-id-token-verifier.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { UNAUTHENTICATED_MESSAGE, UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
@@ -91,7 +92,15 @@ describe('withAuth (fetch-style handlers)', () => {
   });
 
   it('refuses the wrong credential type with the same 401', async () => {
-    const { authenticator, key } = await setup();
+    const { keyStore, key } = await setup();
+    const authenticator = createAuthenticator({
+      keyStore,
+      idTokenVerifier: createIdTokenVerifier({
+        issuer: 'https://issuer.example',
+        audience: 'drops',
+        jwksUrl: 'https://issuer.example/jwks',
+      }),
+    });
     const tokenOnly = withAuth(authenticator, { accept: ['id_token'] }, async () => new Response('minted'));
     const res = await tokenOnly(request(`Bearer ${key.secret}`));
     expect(res.status).toBe(401);
@@ -102,6 +111,10 @@ describe('withAuth (fetch-style handlers)', () => {
     const { authenticator } = await setup();
     expect(() => withAuth(authenticator, { accept: [] }, async () => new Response())).toThrow(TypeError);
     expect(() => withAuth(authenticator, { accept: ['password' as never] }, async () => new Response())).toThrow(TypeError);
+    // ID tokens only, over an authenticator that cannot verify one: every request would be a 401.
+    expect(() => withAuth(authenticator, { accept: ['id_token'] }, async () => new Response())).toThrow(
+      /^withAuth: the authenticator has no idTokenVerifier/,
+    );
   });
 });
 

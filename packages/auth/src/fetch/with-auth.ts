@@ -1,5 +1,6 @@
 import type { AuthenticateOptions, Authenticator } from '../authenticator/create-authenticator.js';
-import { parseAccept } from '../authenticator/create-authenticator.js';
+import { answerOfError } from '../authenticator/authenticator-traits.js';
+import { parseAuthRouteOptions } from '../adapter/auth-route-options.js';
 import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
@@ -85,7 +86,7 @@ export function withAuth<Args extends unknown[]>(
   options: WithAuthOptions,
   handler: AuthenticatedHandler<Principal, Args> | AuthenticatedHandler<Principal | null, Args>,
 ): (request: Request, ...rest: Args) => Promise<Response> {
-  const accept = parseAccept(options.accept);
+  const accept = parseAuthRouteOptions({ accept: options.accept }, authenticator, 'withAuth');
   const optional = options.optional === true;
   const { requestInfo } = options;
   if (requestInfo !== undefined && typeof requestInfo !== 'function') throw new TypeError('withAuth: requestInfo must be a function');
@@ -102,7 +103,7 @@ export function withAuth<Args extends unknown[]>(
       return withExpirationHeader(await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest), principal);
     } catch (error) {
       // The handler's own drops-auth error (a 404 of `keys.revoke`) warns of the key's expiry too.
-      if (error instanceof DropsAuthError) return answerResponse(error, 'GET', principal);
+      if (error instanceof DropsAuthError) return answerResponse(answerOfError(error, authenticator), 'GET', principal);
       throw error;
     }
   };

@@ -8,6 +8,7 @@ import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.j
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader, type AcceptedHeader } from './verify-header.js';
 import { verifyJws } from '../platform/runtime-crypto.js';
+import { providerWarning } from './provider-warning.js';
 
 /** Distinct acceptable headers remembered (forgotten all at once when full). */
 const MAX_ACCEPTED_HEADERS = 64;
@@ -98,6 +99,7 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
   const headerExpectations = { algorithms: o.algorithms, typ: o.typ };
   /** Verifications started and not finished: more than one means a burst, worth the thread pool. */
   let pending = 0;
+  const warning = providerWarning(o.issuer, o.onWarning);
 
   async function verifyRepeat(token: string, hit: VerifiedToken): Promise<IdTokenClaims> {
     verifyTimeClaims(hit.claims, clock(), clockToleranceSeconds);
@@ -145,13 +147,21 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
       pending++;
       try {
         const hit = typeof token === 'string' ? cache.get(token) : undefined;
-        return await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
+        const claims = await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
+        warning.recovered();
+        return claims;
+      } catch (error) {
+        warning.failed(error);
+        throw error;
       } finally {
         pending--;
       }
     },
     warmUp(): Promise<void> {
-      return keySet.refresh();
+      return keySet.refresh().catch((error: unknown) => {
+        warning.failed(error);
+        throw error;
+      });
     },
   };
 }

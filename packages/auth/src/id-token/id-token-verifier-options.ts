@@ -56,6 +56,13 @@ export interface IdTokenVerifierOptions {
    * `application/` optional). Default: not checked.
    */
   readonly typ?: string;
+  /**
+   * Told, once per cause, when the provider cannot be used (its discovery document names another
+   * issuer, its key set does not load, it is down: every ID token then answers 503), and once when
+   * it can again; never a token. Default `console.warn`; pass your logger's, e.g.
+   * `(message) => log.warn(message)`.
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** Options after parsing, every default filled in. */
@@ -76,6 +83,7 @@ export interface ResolvedIdTokenVerifierOptions {
   readonly algorithms: readonly JwsAlgorithm[];
   readonly maxLifetimeSeconds: number;
   readonly typ: string | undefined;
+  readonly onWarning: (message: string) => void;
 }
 
 const HOUR = 3_600_000;
@@ -101,6 +109,7 @@ const schema = /* @__PURE__ */ lazySchema(() => {
     algorithms: z.optional(z.array(z.enum(JWS_ALGORITHMS)).check(z.minLength(1))),
     maxLifetimeSeconds: z._default(z.int().check(z.minimum(1), z.maximum(30 * 86_400)), MAX_TOKEN_LIFETIME_SECONDS),
     typ: z.optional(nonEmpty),
+    onWarning: fn<(message: string) => void>(),
   });
 });
 
@@ -133,5 +142,6 @@ export function parseIdTokenVerifierOptions(options: unknown): ResolvedIdTokenVe
     algorithms: o.algorithms === undefined ? ['RS256'] : [...new Set(o.algorithms)],
     maxLifetimeSeconds: o.maxLifetimeSeconds,
     typ: o.typ,
+    onWarning: o.onWarning ?? ((message) => console.warn(message)),
   };
 }

@@ -200,11 +200,20 @@ describe('oidc(): discovery under the key set rules', () => {
     const p = providers.get('Okta')!;
     const saved = p.document;
     p.document = { ...saved, issuer: `${p.issuer}/` };
+    const warnings: string[] = [];
+    const verifier = verifierOf(p, { onWarning: (message) => warnings.push(message) });
+    const token = await tokenOf(p);
     try {
-      expect(await settle(verifierOf(p).verify(await tokenOf(p)))).toBeInstanceOf(UnavailableError);
+      expect(await settle(verifier.verify(token))).toBeInstanceOf(UnavailableError);
+      expect(await settle(verifier.verify(token))).toBeInstanceOf(UnavailableError);
     } finally {
       p.document = saved;
     }
+    // Said once, at warn, with the cause (never the token), not only in err.cause of every 503.
+    expect(warnings).toEqual([
+      `drops-auth: identity provider ${p.issuer} unusable, ID tokens answer 503: the discovery document names another issuer`,
+    ]);
+    expect(warnings.join('')).not.toContain(token);
   });
 
   it('refuses (401) an alg the document does not advertise, even when the verifier allows it', async () => {

@@ -1,4 +1,5 @@
 import { parseAccept, type AuthorizationSource, type Authenticator } from '../authenticator/create-authenticator.js';
+import { answerOfError, assertVerifiesIdTokens } from '../authenticator/authenticator-traits.js';
 import type { Principal } from '../authenticator/principal.js';
 import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
@@ -83,8 +84,8 @@ function decodeId(rest: string): string {
 
 /**
  * Builds the `/keys` routes ({@link KEY_ROUTES}; what each answers: docs/reference-server.md) for
- * one authenticator and key manager; options are checked here, once (a mistake is a `TypeError`
- * naming `where`). `/keys/webhook` is a 404 when the key manager has no `webhooks` option.
+ * one authenticator and key manager; options are checked here, once (a mistake, or an
+ * authenticator without an `idTokenVerifier`, is a `TypeError` naming `where`). `/keys/webhook` is a 404 when the key manager has no `webhooks` option.
  *
  * The expiry warning (`Drops-Key-Expiration`, to an API key that expires within 7 days) is the
  * answer writers' part: keep the principal `authenticated` is told and hand it to
@@ -129,6 +130,8 @@ export function createKeyRoutes(
     throw new TypeError(`${where}: keys must come from createKeyManager()`);
   }
   const { bodyLimit } = parseKeyRoutesOptions(options, where);
+  // Only an ID token mints: without a verifier, `POST /keys` would be a 401 for everyone.
+  assertVerifiesIdTokens(authenticator, where);
 
   // One handler per route of KEY_ROUTES; `body` is read only for a route that takes one.
   const handlers: { readonly [K in KeyRouteName]: (call: RouteCall) => Promise<RouteAnswer> } = {
@@ -152,12 +155,17 @@ export function createKeyRoutes(
   };
   return {
     async handle(request) {
-      const principal = await authenticator.authenticate(request.authorization, {
-        accept: BOTH_CREDENTIALS,
-        request: () => request.info(),
-      });
-      request.authenticated?.(principal);
-      return route(principal, request);
+      try {
+        const principal = await authenticator.authenticate(request.authorization, {
+          accept: BOTH_CREDENTIALS,
+          request: () => request.info(),
+        });
+        request.authenticated?.(principal);
+        return await route(principal, request);
+      } catch (error) {
+        // The key manager's 401s (an old login) answer the authenticator's bytes too.
+        throw answerOfError(error, authenticator);
+      }
     },
   };
 

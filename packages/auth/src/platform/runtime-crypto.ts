@@ -5,9 +5,9 @@
 import { isUtf8 } from 'node:buffer';
 import type { JwsAlgorithm, PublicJwkMembers } from '../id-token/jws-algorithms.js';
 import { constants, createPublicKey, hash, randomBytes as nodeRandomBytes, verify, type KeyObject } from 'node:crypto';
+import type { PublicKey } from './public-key.js';
 
-/** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
-export type PublicKey = KeyObject;
+export type { PublicKey } from './public-key.js';
 
 /** `size` bytes from the CSPRNG. */
 export function randomBytes(size: number): Uint8Array {
@@ -83,7 +83,8 @@ export function verifyJws(
   const input = Buffer.from(signingInput, 'latin1');
   const signatureBytes = Buffer.from(signature, 'base64url');
   const { digest, options } = NODE_JWS[alg];
-  const keyWithOptions = options === undefined ? key : { key, ...options };
+  const nodeKey = key as KeyObject;
+  const keyWithOptions = options === undefined ? nodeKey : { key: nodeKey, ...options };
   if (!offload) {
     try {
       return verify(digest, input, keyWithOptions as KeyObject, signatureBytes);
@@ -119,7 +120,7 @@ export async function importEcdsaP256PublicKey(spki: Uint8Array): Promise<Public
  */
 export function verifyEcdsaP256Sha256(key: PublicKey, data: Uint8Array, signature: Uint8Array): boolean | Promise<boolean> {
   try {
-    return verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+    return verify('sha256', data, { key: key as KeyObject, dsaEncoding: 'ieee-p1363' }, signature);
   } catch {
     return false;
   }

@@ -4,8 +4,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { JwsAlgorithm, PublicJwkMembers } from '../id-token/jws-algorithms.js';
 
-/** An imported public key (RSA or ECDSA P-256): a `KeyObject` on Node, a `CryptoKey` on Web Crypto. */
-export type PublicKey = CryptoKey;
+import type { PublicKey } from './public-key.js';
+
+export type { PublicKey } from './public-key.js';
 
 const RS256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
 const P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -127,7 +128,7 @@ export function verifyJws(
 ): boolean | Promise<boolean> {
   try {
     return crypto.subtle
-      .verify(WEB_JWS[alg].verifyAs as Algorithm, key, base64UrlDecode(signature), encoder.encode(signingInput))
+      .verify(WEB_JWS[alg].verifyAs as Algorithm, key as CryptoKey, base64UrlDecode(signature), encoder.encode(signingInput))
       .catch(() => false);
   } catch {
     return false;
@@ -150,7 +151,7 @@ export function importEcdsaP256PublicKey(spki: Uint8Array): Promise<PublicKey> {
  */
 export function verifyEcdsaP256Sha256(key: PublicKey, data: Uint8Array, signature: Uint8Array): boolean | Promise<boolean> {
   try {
-    return crypto.subtle.verify(ES256, key, signature.slice(), data.slice()).catch(() => false);
+    return crypto.subtle.verify(ES256, key as CryptoKey, signature.slice(), data.slice()).catch(() => false);
   } catch {
     return false;
   }

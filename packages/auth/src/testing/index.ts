@@ -11,7 +11,15 @@ export {
   type SecretScanningSignOptions,
   type SecretScanningHeaders,
 } from './local-secret-scanning-keys.js';
-export { snapshotOf, UNIFORM_401, UNIFORM_401_BODY, COMPARED_HEADERS, type AnswerSnapshot } from './uniform-401.js';
+export {
+  snapshotOf,
+  UNIFORM_401,
+  UNIFORM_401_BODY,
+  uniform401Of,
+  UNAUTHENTICATED_VARIANTS,
+  COMPARED_HEADERS,
+  type AnswerSnapshot,
+} from './uniform-401.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {
   rawRequest,

@@ -1,8 +1,8 @@
-import { BEARER_CHALLENGE, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
+import { parseUnauthenticated, type UnauthenticatedOptions } from '../errors/unauthenticated-answer.js';
 import type { RawResponse } from './raw-http.js';
 
-/** The exact bytes of the one 401 body, the same for every authentication failure. */
-export const UNIFORM_401_BODY = JSON.stringify({ error: UNAUTHENTICATED_MESSAGE });
+/** The exact bytes of the one 401 body, the same for every authentication failure (the spec's). */
+export const UNIFORM_401_BODY: string = parseUnauthenticated(undefined, 'UNIFORM_401_BODY').bodyText;
 
 /** What a client can observe of an answer, minus what legitimately varies (date, request id). */
 export interface AnswerSnapshot {
@@ -61,20 +61,51 @@ export async function snapshotOf(res: Response | RawResponse): Promise<AnswerSna
   return { status: res.status, body, headers, headerOrder };
 }
 
-/** The snapshot every authentication failure must equal. */
-export const UNIFORM_401: AnswerSnapshot = {
-  status: 401,
-  body: Buffer.from(UNIFORM_401_BODY).toString('hex'),
-  headers: {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(UNIFORM_401_BODY)),
-    'www-authenticate': BEARER_CHALLENGE,
-    'cache-control': 'no-store',
-    'retry-after': null,
-    allow: null,
-    etag: null,
-    location: null,
-    'set-cookie': null,
-  },
-  headerOrder: ['cache-control', 'content-length', 'content-type', 'www-authenticate'],
-};
+/**
+ * The snapshot every authentication failure must equal for an authenticator created with
+ * `unauthenticated` (the spec's 401 without it).
+ *
+ * @example
+ * ```ts
+ * const authenticator = createAuthenticator({ keyStore, unauthenticated: { realm: 'acme', message: 'sign in at acme.example' } });
+ * expect(await snapshotOf(await fetch(`${url}/whoami`))).toEqual(uniform401Of({ realm: 'acme', message: 'sign in at acme.example' }));
+ * ```
+ */
+export function uniform401Of(unauthenticated?: UnauthenticatedOptions): AnswerSnapshot {
+  const { challenge, bodyText } = parseUnauthenticated(unauthenticated, 'uniform401Of');
+  return {
+    status: 401,
+    body: Buffer.from(bodyText).toString('hex'),
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(bodyText)),
+      'www-authenticate': challenge,
+      'cache-control': 'no-store',
+      'retry-after': null,
+      allow: null,
+      etag: null,
+      location: null,
+      'set-cookie': null,
+    },
+    headerOrder: ['cache-control', 'content-length', 'content-type', 'www-authenticate'],
+  };
+}
+
+/** The snapshot every authentication failure must equal (the spec's 401). */
+export const UNIFORM_401: AnswerSnapshot = uniform401Of();
+
+/**
+ * The 401s every adapter's wire sweep runs over: the spec's (no `unauthenticated` option) and an
+ * app's own realm and message.
+ *
+ * @example
+ * ```ts
+ * describe.each(UNAUTHENTICATED_VARIANTS)('%s', (_label, unauthenticated) => {
+ *   // createAuthenticator({ keyStore, unauthenticated }); … expect(snapshot).toEqual(uniform401Of(unauthenticated));
+ * });
+ * ```
+ */
+export const UNAUTHENTICATED_VARIANTS: ReadonlyArray<readonly [label: string, unauthenticated: UnauthenticatedOptions | undefined]> = [
+  ["the spec's 401", undefined],
+  ["an app's own 401", { realm: 'acme', message: 'missing or invalid API key: create one at https://acme.example/keys' }],
+];

@@ -1,16 +1,19 @@
 import type { ActiveKey } from '@drops/auth';
-import type { ActiveKeyCache } from '../active-key-cache.js';
-import type { Queryable } from '../queryable.js';
+import type { CoherentKeyCache } from '../lease/coherent-key-cache.js';
 import type { KeyCache } from './key-cache.js';
+import { inProcessKeysOf, type InProcessQueryable } from './in-process-membership.js';
 
 /**
- * The cache on an in-process database (PGlite): only this process changes the data, and every
- * revoke through any store over the same engine drops its key (the {@link ActiveKeyCache} is the
- * engine's). Nothing answers from memory once the database is closed.
+ * The cache on an in-process database (PGlite): only this process changes the data, so the
+ * engine's kept keys and membership of active ids ({@link inProcessKeysOf}, shared by every store
+ * over the engine) answer without a lease. A key found once costs no query, and neither does an
+ * unknown or a revoked id once the membership is read; every revoke through a store drops its key
+ * before and after it commits, and every change (plain SQL too) is applied before its statement
+ * resolves. Nothing answers from memory once the database is closed.
  * @internal
  */
 export class InProcessKeyCache implements KeyCache {
-  readonly #keys: ActiveKeyCache;
+  readonly #keys: CoherentKeyCache;
   readonly #isOpen: () => boolean;
   readonly maxPollMs = 25;
   readonly maxWaitMs = Number.POSITIVE_INFINITY;
@@ -21,8 +24,9 @@ export class InProcessKeyCache implements KeyCache {
     return Promise.resolve();
   }
 
-  constructor(keys: ActiveKeyCache, inProcess: NonNullable<Queryable['inProcess']>) {
-    this.#keys = keys;
+  constructor(db: InProcessQueryable, capacity: number, onError: (error: unknown) => void) {
+    this.#keys = inProcessKeysOf(db, capacity, onError);
+    const { inProcess } = db;
     this.#isOpen = () => inProcess.isOpen();
   }
 
@@ -30,7 +34,7 @@ export class InProcessKeyCache implements KeyCache {
     return this.#keys.generation;
   }
 
-  get(id: string): ActiveKey | undefined {
+  get(id: string): ActiveKey | null | undefined {
     return this.#isOpen() ? this.#keys.get(id) : undefined;
   }
 
@@ -46,15 +50,15 @@ export class InProcessKeyCache implements KeyCache {
     this.#keys.drop(id);
   }
 
+  /** The kept keys go (a new endless lease); the membership stays: no change is missed in process. */
   failed(): void {
-    this.#keys.clear();
+    this.#keys.granted(Number.POSITIVE_INFINITY, 0);
   }
 
   nextAcknowledgement(): Promise<void> {
     return new Promise(() => {});
   }
 
-  async close(): Promise<void> {
-    this.#keys.clear();
-  }
+  /** The engine's keys outlive this store (other stores share them) and end with the engine. */
+  async close(): Promise<void> {}
 }

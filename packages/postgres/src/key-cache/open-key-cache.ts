@@ -1,9 +1,9 @@
-import { activeKeyCacheOf } from '../active-key-cache.js';
 import { LeasedKeyCache } from '../lease/leased-key-cache.js';
 import type { LeaseTiming } from '../lease/lease.js';
 import type { DatabaseClock } from '../lease/database-clock.js';
 import type { Queryable } from '../queryable.js';
 import { InProcessKeyCache } from './in-process-key-cache.js';
+import { isInProcess } from './in-process-membership.js';
 import { noKeyCache, type KeyCache } from './key-cache.js';
 
 /** What {@link openKeyCache} chooses from. @internal */
@@ -29,7 +29,7 @@ export interface KeyCacheSettings {
 export function openKeyCache(settings: KeyCacheSettings): KeyCache {
   const { db, maxCachedKeys } = settings;
   if (maxCachedKeys === 0) return noKeyCache;
-  if (db.inProcess !== undefined) return new InProcessKeyCache(activeKeyCacheOf(db.inProcess.engine, maxCachedKeys), db.inProcess);
+  if (isInProcess(db)) return new InProcessKeyCache(db, maxCachedKeys, settings.onError);
   const openSession = db.openSession;
   if (!settings.leased || openSession === undefined) return noKeyCache;
   return new LeasedKeyCache({

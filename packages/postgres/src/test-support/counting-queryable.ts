@@ -7,7 +7,7 @@ export interface CountingQueryable {
   count(name?: string): number;
 }
 
-/** Wraps `db` (its pool queries; its dedicated sessions pass through uncounted). */
+/** Wraps `db` (its pool queries; its dedicated sessions and in-process engine pass through uncounted). */
 export function countingQueryable(inner: Queryable): CountingQueryable {
   const counts = new Map<string, number>();
   let total = 0;
@@ -22,6 +22,7 @@ export function countingQueryable(inner: Queryable): CountingQueryable {
     transaction: (fn) => inner.transaction(fn),
     close: () => inner.close(),
     ...(inner.openSession !== undefined ? { openSession: inner.openSession } : {}),
+    ...(inner.inProcess !== undefined ? { inProcess: inner.inProcess } : {}),
   };
   return { db, count: (name) => (name === undefined ? total : (counts.get(name) ?? 0)) };
 }

@@ -1,0 +1,62 @@
+import { answeredAs } from '../errors/unauthenticated-error.js';
+import type { UnauthenticatedAnswer } from '../errors/unauthenticated-answer.js';
+import type { Authenticator } from './create-authenticator.js';
+
+/**
+ * What `createAuthenticator` tells the adapters about an authenticator beyond its two methods,
+ * under a `Symbol.for` (the same in every copy of `@drops/auth`): an authenticator written by
+ * hand has none, and is taken to answer the spec's 401 and to verify ID tokens.
+ */
+const TRAITS = Symbol.for('@drops/auth.authenticator-traits');
+
+/** @internal */
+export interface AuthenticatorTraits {
+  /** The 401 its adapters answer. */
+  readonly unauthenticated: UnauthenticatedAnswer;
+  /** Whether it was given an `idTokenVerifier`. */
+  readonly verifiesIdTokens: boolean;
+}
+
+/** Attaches `traits` to an authenticator `createAuthenticator` built. @internal */
+export function withTraits(authenticator: Authenticator, traits: AuthenticatorTraits): Authenticator {
+  return Object.defineProperty(authenticator, TRAITS, { value: Object.freeze(traits) });
+}
+
+function traitsOf(authenticator: Authenticator): AuthenticatorTraits | undefined {
+  return (authenticator as { [TRAITS]?: AuthenticatorTraits })[TRAITS];
+}
+
+/**
+ * `error` made to answer with `authenticator`'s 401 when it is an `UnauthenticatedError` (from
+ * wherever it was thrown: a key manager, `principalOf`, a route), else `error` as it is. Every
+ * adapter passes each error it answers through this, so the 401 an app configured with
+ * `createAuthenticator({ unauthenticated })` is the one byte sequence of all its routes.
+ *
+ * @example
+ * ```ts
+ * import { answerOfError, writeNodeAnswer } from '@drops/auth/adapter';
+ *
+ * writeNodeAnswer(res, answerOfError(error, authenticator), req.auth);
+ * ```
+ */
+export function answerOfError<E>(error: E, authenticator: Authenticator): E {
+  return answeredAs(error, traitsOf(authenticator)?.unauthenticated);
+}
+
+/**
+ * Refuses, with a `TypeError` naming `where`, routes that need ID tokens (`/keys`, an
+ * `accept: ['id_token']` route) over an authenticator created without an `idTokenVerifier`: every
+ * request to them would be a 401. An authenticator written by hand is taken at its word.
+ *
+ * @example
+ * ```ts
+ * import { assertVerifiesIdTokens } from '@drops/auth/adapter';
+ *
+ * assertVerifiesIdTokens(authenticator, 'keysRouter'); // TypeError without an idTokenVerifier
+ * ```
+ */
+export function assertVerifiesIdTokens(authenticator: Authenticator, where: string): void {
+  if (traitsOf(authenticator)?.verifiesIdTokens === false) {
+    throw new TypeError(`${where}: the authenticator has no idTokenVerifier, so every request here would be a 401`);
+  }
+}
