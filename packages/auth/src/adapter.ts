@@ -1,7 +1,7 @@
 // `@drops/auth/adapter`: the kit an HTTP adapter is written with (the first-party Express, Koa and
 // fetch adapters use it and nothing else of the core's insides): the framework-free route cores,
 // reading the credential and the client from a request, writing an answer or an error as its
-// exact bytes. See docs/adapters.md, "Writing an adapter".
+// exact bytes. See https://github.com/drops-dev/drops-auth/blob/main/docs/adapters.md, "Writing an adapter".
 export {
   createKeyRoutes,
   isIdTokenOnlyKeyRoute,

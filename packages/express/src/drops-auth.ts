@@ -22,7 +22,7 @@ export interface DropsAuthExpress {
   /** Like `requireAuth()`, but no `Authorization` header at all passes with `req.auth = null`; a bad one is still the 401. */
   optionalAuth(options?: AuthMiddlewareOptions): RequestHandler;
   /**
-   * The `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md says what
+   * The `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md says what
    * each answers), to mount at `/keys`. Every
    * method and path below is authenticated first. `bodyLimit` (bytes, default
    * 16 384) caps the `POST /keys` body. Needs `keys`.

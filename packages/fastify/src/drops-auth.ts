@@ -25,7 +25,7 @@ export interface DropsAuthFastify {
    */
   optionalAuth(options?: AuthHookOptions): AuthHook;
   /**
-   * A plugin with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md
+   * A plugin with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md
    * says what each answers):
    * `await app.register(auth.keysRoutes, { prefix: '/keys' })`. It answers its
    * own 404 and 405 and reads its own bodies (the app's parsers never see them: a malformed body

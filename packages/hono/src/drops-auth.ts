@@ -35,7 +35,7 @@ export interface DropsAuthHono {
    */
   optionalAuth(options?: AuthMiddlewareOptions): MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }>;
   /**
-   * A Hono app with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; docs/reference-server.md
+   * A Hono app with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md
    * says what each answers), to mount with `app.route('/keys', auth.keysRoutes())`. Every method and
    * path under the mount path is authenticated first: without a valid credential the uniform
    * 401, never a 404 or 405; authenticated, other methods a 405 with `Allow`, deeper paths a 404.

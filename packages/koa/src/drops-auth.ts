@@ -26,7 +26,7 @@ export interface DropsAuthKoa {
   optionalAuth(options?: AuthMiddlewareOptions): Middleware<OptionalDropsAuthState>;
   /**
    * A `@koa/router` router with the `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`;
-   * docs/reference-server.md says what each answers). Mount it with
+   * https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md says what each answers). Mount it with
    * `app.use(router.routes())`; it answers its own 404 and 405.
    * `bodyLimit` (bytes, default 16 384) caps the `POST /keys` body; over it a 413.
    * Throws `TypeError` when `dropsAuth` was created without `keys`, or for a bad option.

@@ -104,7 +104,7 @@ export interface PgPoolLike {
 export interface FromPgPoolOptions {
   /**
    * A second pool, on a direct (or session-mode pooled) connection, for the sessions that `LISTEN`
-   * and hold the cache lease (docs/postgres.md#poolers); queries go through `pool`. Given, `pool` is
+   * and hold the cache lease (https://github.com/drops-dev/drops-auth/blob/main/docs/postgres.md#poolers); queries go through `pool`. Given, `pool` is
    * taken to be a transaction-mode pooler: its statements are never named (no prepared statement
    * outlives a transaction there). Default: sessions from `pool`, statements named.
    */

@@ -728,7 +728,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
   {
     version: 12,
     name: 'webhook endpoints take turns; random message ids',
-    // docs/webhooks.md, "Fair between accounts": an endpoint has at most one attempt in flight
+    // https://github.com/drops-dev/drops-auth/blob/main/docs/webhooks.md, "Fair between accounts": an endpoint has at most one attempt in flight
     // (busy_until, the lease of the sender making it), and a circuit (failures in a row; paused_until
     // while it is open), so one account's dead endpoint holds one sender slot at most, and rarely.
     // The sender claims endpoints (FOR UPDATE SKIP LOCKED on this row), then one due delivery of each.

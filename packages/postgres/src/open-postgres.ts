@@ -17,7 +17,7 @@ export interface OpenPostgresOptions {
   /**
    * A direct (or session-mode pooled) URL for the connections that `LISTEN` and hold the cache
    * lease, when `connectionString` goes through a transaction-mode pooler (PgBouncer, Supabase's
-   * or Neon's pooled URL, RDS Proxy): see docs/postgres.md#poolers. Queries stay on
+   * or Neon's pooled URL, RDS Proxy): see https://github.com/drops-dev/drops-auth/blob/main/docs/postgres.md#poolers. Queries stay on
    * `connectionString`, unnamed. Default: everything on `connectionString`.
    */
   readonly listenConnectionString?: string;

@@ -272,7 +272,7 @@ export class PostgresKeyStore implements KeyStore {
    * connection, as announcements are) and holds its first lease, or failed for another reason
    * (then it retries, and checks are 503s meanwhile). Rejects with `NotificationsUnheardError`
    * when that first session cannot hear: a transaction-mode pooler without a `listenConnectionString`
-   * (docs/postgres.md#poolers). Await it before serving.
+   * (https://github.com/drops-dev/drops-auth/blob/main/docs/postgres.md#poolers). Await it before serving.
    *
    * @example
    * ```ts

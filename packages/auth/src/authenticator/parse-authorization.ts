@@ -57,7 +57,7 @@ export function parseAuthorization(value: string | readonly string[] | null | un
   if (value === undefined || value === null) return ABSENT;
   if (typeof value !== 'string') return value.length === 0 ? ABSENT : MALFORMED;
   if (value.length > MAX_AUTHORIZATION_LENGTH) return MALFORMED;
-  // Hand-rolled rather than trim/toLowerCase/regex: this runs on every request (see docs/benchmarks.md).
+  // Hand-rolled rather than trim/toLowerCase/regex: this runs on every request (see https://github.com/drops-dev/drops-auth/blob/main/bench/METHOD.md).
   let start = 0;
   let end = value.length;
   while (start < end && (value.charCodeAt(start) === SPACE || value.charCodeAt(start) === TAB)) start++;

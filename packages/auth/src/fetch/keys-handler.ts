@@ -49,7 +49,7 @@ function routesOf(authenticator: Authenticator, keys: KeyManager, options: KeysH
 
 /**
  * The `/keys` routes (`KEY_ROUTES` of `@drops/auth/adapter`; what each answers:
- * docs/reference-server.md) as one fetch-style handler (`Request` in, `Response` out), for Hono,
+ * https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md) as one fetch-style handler (`Request` in, `Response` out), for Hono,
  * Bun, Deno, Next.js route handlers or a plain `fetch` server; the same semantics as the Express
  * and Koa key routers.
  *

@@ -83,7 +83,7 @@ function decodeId(rest: string): string {
 }
 
 /**
- * Builds the `/keys` routes ({@link KEY_ROUTES}; what each answers: docs/reference-server.md) for
+ * Builds the `/keys` routes ({@link KEY_ROUTES}; what each answers: https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md) for
  * one authenticator and key manager; options are checked here, once (a mistake, or an
  * authenticator without an `idTokenVerifier`, is a `TypeError` naming `where`). `/keys/webhook` is a 404 when the key manager has no `webhooks` option.
  *

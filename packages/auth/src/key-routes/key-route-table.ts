@@ -14,7 +14,7 @@ export interface KeyRoute {
 /**
  * The `/keys` routes, once: the route core (`createKeyRoutes`), the ID-token-only rule
  * (`isIdTokenOnlyKeyRoute`), `Allow`, the adapters' route names and the CLI help come from it,
- * and docs/reference-server.md's routes table is checked against it. `GET` routes answer `HEAD`
+ * and https://github.com/drops-dev/drops-auth/blob/main/docs/reference-server.md's routes table is checked against it. `GET` routes answer `HEAD`
  * too. Where every route of a path takes an ID token only, so does every other method there.
  */
 export const KEY_ROUTES = {

@@ -38,7 +38,7 @@ export class LeasedKeyCache implements KeyCache {
     this.#keys = new CoherentKeyCache(options.capacity, options.monotonicNow);
     this.maxPollMs = Math.min(250, renewalIntervalMs(options));
     // A deaf instance's row is gone (deleted, or expired) within a lease and a renewal interval of
-    // the change it did not hear (docs/revocation.md#a-lease-means-hearing); the margin covers clock rates.
+    // the change it did not hear (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#a-lease-means-hearing); the margin covers clock rates.
     this.maxWaitMs = options.leaseMs + renewalIntervalMs(options) + options.marginMs;
     this.#listener = new RevocationListener({
       leaseMs: options.leaseMs,

@@ -141,7 +141,7 @@ async function childSlot(proxy: TcpProxy, url: string, leaseMs: number): Promise
 }
 
 /**
- * The randomized test of issue 13 (docs/revocation.md): instances on one database, each through
+ * The randomized test of issue 13 (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md): instances on one database, each through
  * its own TCP proxy that is cut (connections reset), black-holed (bytes vanish, nothing closes)
  * and healed, under concurrent key use and revocations on random instances (and by an operator in
  * SQL), with LISTEN sessions dropped alone, an instance whose listening sessions stop hearing
@@ -422,7 +422,7 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
       );
       if (rows.length > 0) await options.direct.query('select pg_terminate_backend($1)', [pick(rows).pid]);
     } else if (action === 'deaf') {
-      // Statements and renewals go on; notifications vanish (docs/revocation.md#a-lease-means-hearing).
+      // Statements and renewals go on; notifications vanish (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#a-lease-means-hearing).
       fault('announcements lost');
       slot.deafen?.(true);
       await sleep(between(leaseMs, leaseMs * 3));
