@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // vitest's default is one worker less than the cores: one, on the two-core machines CI runs on.
+    // Most files wait on child processes, PostgreSQL, npm and sockets rather than compute, so three
+    // files at a time keep both cores busy.
+    maxWorkers: 3,
     projects: [
       'packages/*',
       // The adapters' suites again on the older framework majors they support.
