@@ -31,14 +31,14 @@ async function outcome(s: PostgresKeyStore, id: string): Promise<'accepted' | 'r
 }
 
 /** The scratch database's committed transactions, server-side (every backend's, flushed). */
-async function committedTransactions(): Promise<number> {
+async function keyTableScans(): Promise<number> {
   // A backend reports its counts when it goes idle, at most once a second, or else within
   // PostgreSQL's idle flush interval (10 s): after 11 s every earlier statement is counted.
   await new Promise((resolve) => setTimeout(resolve, 11_000));
   await stores.direct.query('select pg_stat_clear_snapshot()');
-  const { rows } = await stores.direct.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [
-    stores.database.name,
-  ]);
+  const { rows } = await stores.direct.query<{ n: string }>(
+    `select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::text as n from pg_stat_user_tables where relname = 'drops_auth_keys'`,
+  );
   return Number(rows[0]?.n);
 }
 
@@ -56,7 +56,7 @@ describe('membership of active keys under the lease', () => {
     }
   });
 
-  it('a flood of 2,000 random keys costs at most 0.01 database transactions per request (none, in fact)', async () => {
+  it('a flood of 2,000 random keys costs at most 0.01 key-table scans per request (none, in fact)', async () => {
     const counting = countingQueryable(await openPostgres({ connectionString: stores.database.url }));
     // Long leases: a renewal every 20 s, so the window below holds few of them.
     const a = await store({ leaseMs: 60_000 });
@@ -68,15 +68,16 @@ describe('membership of active keys under the lease', () => {
     expect(await a.revoke('acct_flood', revoked.id, { at: new Date() })).toBe(true);
 
     const queriesBefore = counting.count();
-    const transactionsBefore = await committedTransactions();
+    const scansBefore = await keyTableScans();
     const requests = 2_000;
     const outcomes = await Promise.all(Array.from({ length: requests }, (_, i) => outcome(b, i % 100 === 0 ? revoked.id : randomId())));
-    const transactions = (await committedTransactions()) - transactionsBefore;
+    const scans = (await keyTableScans()) - scansBefore;
     expect(outcomes.every((o) => o === 'refused')).toBe(true);
     expect(counting.count() - queriesBefore).toBeLessThanOrEqual(requests * 0.01);
-    // Server-side, every backend's: the lease renewals and this test's own reads of the counter
-    // are in it; the flood adds none.
-    expect(transactions / requests).toBeLessThanOrEqual(0.01);
+    // Server-side, every backend's scans of the key table: the flood adds none. (Counted per table,
+    // not per transaction: lease renewals and heartbeats commit on their own clock, and under load
+    // the flood's seconds hold more of them.)
+    expect(scans / requests).toBeLessThanOrEqual(0.01);
   }, 60_000);
 
   it('secrets whose ids share a live key id’s first 32 or 64 bits cost no query, live or revoked (no timing oracle)', async () => {
