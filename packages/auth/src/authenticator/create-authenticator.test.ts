@@ -4,9 +4,11 @@ import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { UnauthenticatedError, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
+import type { KeyLookup } from '../key-store/key-lookup.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { delegatingKeyStore } from '../testing/delegating-key-store.js';
+import { sampleKeyRecord } from '../testing/sample-key-record.js';
 import { createAuthenticator } from './create-authenticator.js';
 
 const GOOD_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyXzEifQ.c2lnbmF0dXJl';
@@ -255,6 +257,27 @@ describe('createAuthenticator', () => {
     expect(calls).toBe(0);
     await failure(authenticator.authenticate(`Bearer ${generateApiKey().secret}`));
     expect(calls).toBe(1);
+  });
+
+  it('takes a store of the hot path alone (KeyLookup): finds, stamps uses, refuses the revoked and the expired', async () => {
+    const { keyStore, live, revoked } = await setup();
+    const expired = generateApiKey();
+    await keyStore.create({ ...sampleKeyRecord({ accountId: 'acct_1' }), id: expired.id, prefix: expired.prefix, expiresAt: new Date(0) });
+    const used: string[] = [];
+    const lookup: KeyLookup = {
+      findActive: async (id) => keyStore.findActive(id),
+      now: () => keyStore.now(),
+      recordUse: (id) => void used.push(`use ${id}`),
+      recordExpired: (id) => void used.push(`expired ${id}`),
+    };
+    const authenticator = createAuthenticator({ keyStore: lookup });
+    expect(await authenticator.authenticate(`Bearer ${live.secret}`)).toEqual({
+      accountId: 'acct_1',
+      credential: 'api_key',
+      keyId: live.id,
+    });
+    for (const key of [revoked, expired]) expect((await failure(authenticator.authenticate(`Bearer ${key.secret}`))).status).toBe(401);
+    expect(used).toEqual([`use ${live.id}`, `expired ${expired.id}`]);
   });
 
   it('answers 503, never 401 or success, when the key store fails', async () => {

@@ -9,7 +9,9 @@ import { observeAuthentication, observingAuthentication } from '../diagnostics/o
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
-import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
+import type { KeyLookup } from '../key-store/key-lookup.js';
+import { keyStoreOption } from '../key-store/key-store-parts.js';
+import type { ActiveKey } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
@@ -22,8 +24,8 @@ export type ResolveAccount = (claims: IdTokenClaims) => string | null | Promise<
 
 /** Options of {@link createAuthenticator}. */
 export interface AuthenticatorOptions {
-  /** Where API keys are looked up. */
-  keyStore: KeyStore;
+  /** Where API keys are looked up: a whole `KeyStore`, or any store with the hot path's part. */
+  keyStore: KeyLookup;
   /** Verifies ID tokens. Without one, every ID token is refused with the uniform 401. */
   idTokenVerifier?: IdTokenVerifier;
   /** Maps ID token claims to an account id. Default: `claims.sub`. */
@@ -47,7 +49,7 @@ export interface AuthenticateOptions {
   accept?: readonly CredentialType[];
   /**
    * What the request shows (address, `User-Agent`), for the `'first_used'` event of a key's first
-   * use. A thunk: it is handed to `KeyStore.recordUse`, which calls it only for a use it keeps
+   * use. A thunk: it is handed to `KeyLookup.recordUse`, which calls it only for a use it keeps
    * (at most once a minute per key), so the hot path builds nothing.
    *
    * @example
@@ -77,22 +79,9 @@ export interface Authenticator {
   authenticateOptional(source: AuthorizationSource, options?: AuthenticateOptions): Promise<Principal | null>;
 }
 
-const KEY_STORE_METHODS = ['create', 'findActive', 'listByAccount', 'revoke', 'recordUse', 'now', 'recordExpired'] as const;
-
-/** Whether `value` has every method of a {@link KeyStore}. */
-function isKeyStore(value: unknown): value is KeyStore {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    KEY_STORE_METHODS.every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
-  );
-}
-
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
-    keyStore: z.custom<KeyStore>(isKeyStore, {
-      error: `expected a KeyStore (${KEY_STORE_METHODS.join(', ')})`,
-    }),
+    keyStore: keyStoreOption<KeyLookup>(['KeyLookup']),
     idTokenVerifier: z.optional(
       z.custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
         error: 'expected an IdTokenVerifier (a verify(token) method)',
@@ -162,7 +151,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // as malformed, so a malformed secret never reaches hashing or the store.
   function authenticateApiKey(secret: string, request: (() => RequestInfo) | undefined): Promise<Principal> {
     const id = keyIdOf(secret);
-    let found: ReturnType<KeyStore['findActive']>;
+    let found: ReturnType<KeyLookup['findActive']>;
     try {
       found = observingKeyStore() ? observeKeyStoreCall('findActive', () => keyStore.findActive(id)) : keyStore.findActive(id);
     } catch (cause) {

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { RevokeManyStatus } from '../key-store/key-event.js';
-import type { ReportRevocation, RevocationReceipt } from '../key-store/key-store.js';
+import type { ReportRevocation, RevocationReceipt } from '../key-store/key-writes.js';
 import { revocationChannel } from './channels.js';
 import type { RevocationMessage } from './diagnostics-messages.js';
 

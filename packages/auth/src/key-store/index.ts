@@ -1,16 +1,17 @@
+export type { KeyStore, KeyRecord, NewKeyRecord, ActiveKey, KeyProvenance } from './key-store.js';
+export type { KeyClock } from './key-clock.js';
+export type { KeyLookup } from './key-lookup.js';
 export type {
-  KeyStore,
-  KeyRecord,
-  NewKeyRecord,
-  ActiveKey,
-  KeyProvenance,
+  KeyWrites,
   RevocationReceipt,
   ReportRevocation,
   RevokeOptions,
   RevokeManyOptions,
   RollKeyOptions,
   RollKeyResult,
-} from './key-store.js';
+} from './key-writes.js';
+export type { KeyEventLog } from './key-event-log.js';
+export type { PendingRevocationQueue } from './pending-revocation-queue.js';
 export type {
   KeyEvent,
   KeyEventContext,

@@ -11,16 +11,8 @@ import {
   type RequestInfo,
   type RevokeManyStatus,
 } from './key-event.js';
-import type {
-  ActiveKey,
-  KeyRecord,
-  KeyStore,
-  NewKeyRecord,
-  RevokeManyOptions,
-  RevokeOptions,
-  RollKeyOptions,
-  RollKeyResult,
-} from './key-store.js';
+import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
+import type { RevokeManyOptions, RevokeOptions, RollKeyOptions, RollKeyResult } from './key-writes.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
 import { systemClock, type Clock } from '../clock.js';

@@ -14,7 +14,11 @@ import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
-import type { KeyProvenance, KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+import type { KeyEventLog } from '../key-store/key-event-log.js';
+import { keyStoreOption } from '../key-store/key-store-parts.js';
+import type { KeyProvenance, NewKeyRecord } from '../key-store/key-store.js';
+import type { KeyWrites } from '../key-store/key-writes.js';
+import type { PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
@@ -42,7 +46,8 @@ export type MintRateLimit = RateLimit;
 
 /** Options of {@link createKeyManager}. */
 export interface KeyManagerOptions {
-  keyStore: KeyStore;
+  /** Where keys are written, listed and their events read: a whole `KeyStore`, or any store with these three parts. */
+  keyStore: KeyWrites & KeyEventLog & PendingRevocationQueue;
   /** Default: `Date.now`. */
   clock?: Clock;
   /** Default: `crypto.randomBytes`. Inject only in tests. */
@@ -135,7 +140,7 @@ export interface KeyManager {
   revokeBySecret(secrets: readonly unknown[], context: RevokeBySecretContext): Promise<RevokeBySecretResult[]>;
   /**
    * Revokes keys by value later: records their key ids in the store as a pending revocation
-   * (`KeyStore.recordRevocationRequest`) and resolves, then carries it out in the background as
+   * (`PendingRevocationQueue.recordRevocationRequest`) and resolves, then carries it out in the background as
    * `revokeBySecret` would (events, `drops-auth:revocation`, the wait for every instance). What
    * `POST /credentials/revoke` calls: it answers after the same work whatever the secrets were,
    * so its time tells nothing about them. Entries that are not key-shaped strings are ignored.
@@ -163,9 +168,7 @@ export interface KeyManager {
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
-    keyStore: z.custom<KeyStore>((v) => typeof (v as KeyStore | undefined)?.create === 'function', {
-      error: 'expected a KeyStore',
-    }),
+    keyStore: keyStoreOption<KeyManagerOptions['keyStore']>(['KeyWrites', 'KeyEventLog', 'PendingRevocationQueue']),
     clock: z.optional(functionOption<Clock>()),
     random: z.optional(functionOption<RandomSource>()),
     maxKeysPerAccount: z.optional(z.int().check(z.positive())),

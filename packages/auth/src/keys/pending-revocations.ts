@@ -1,5 +1,5 @@
 import type { KeyEventContext } from '../key-store/key-event.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
 
 /** Pending revocations read from the store per query. */
 const PAGE = 100;
@@ -14,7 +14,7 @@ const PAGE = 100;
  * @internal
  */
 export function pendingRevocationsDrainer(
-  keyStore: KeyStore,
+  queue: PendingRevocationQueue,
   revoke: (keyIds: readonly string[], at: Date, event: KeyEventContext) => Promise<unknown>,
 ): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
@@ -22,10 +22,10 @@ export function pendingRevocationsDrainer(
 
   async function pass(): Promise<void> {
     for (;;) {
-      const pending = await keyStore.pendingRevocationRequests({ limit: PAGE });
+      const pending = await queue.pendingRevocationRequests({ limit: PAGE });
       for (const { id, keyIds, at, event } of pending) {
         await revoke(keyIds, at, event);
-        await keyStore.completeRevocationRequest({ id });
+        await queue.completeRevocationRequest({ id });
       }
       if (pending.length < PAGE) return;
     }

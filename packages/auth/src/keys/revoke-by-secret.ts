@@ -2,7 +2,7 @@ import { isApiKeyFormat } from '../api-key/api-key-format.js';
 import { keyIdOf } from '../api-key/key-id.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import type { RequestInfo, RevokeManyStatus } from '../key-store/key-event.js';
-import type { KeyStore, RevokeManyOptions } from '../key-store/key-store.js';
+import type { KeyWrites, RevokeManyOptions } from '../key-store/key-writes.js';
 
 /** Who revokes by value, for the events: `KeyManager.revokeBySecret`'s second argument. */
 export interface RevokeBySecretContext {
@@ -34,7 +34,7 @@ export function keyIdsOfSecrets(secrets: readonly unknown[]): (string | null)[] 
  * distinct id. `report` gets the store's receipt for the batch.
  */
 export async function revokeIds(
-  keyStore: KeyStore,
+  keyStore: Pick<KeyWrites, 'revokeMany'>,
   ids: readonly string[],
   options: RevokeManyOptions,
 ): Promise<Map<string, RevokeManyStatus>> {

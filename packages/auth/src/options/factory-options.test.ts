@@ -9,13 +9,20 @@ import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 const keyStore = new MemoryKeyStore();
 const provider = { issuer: 'https://issuer.example', audience: 'aud', jwksUrl: 'https://issuer.example/jwks' };
 const flush = async (): Promise<void> => {};
+/** A store of the hot path's part alone (`KeyLookup`). */
+const lookupOnly = { findActive: () => null, now: () => 0, recordUse: () => {}, recordExpired: () => {} };
 
 describe('factory options', () => {
   it.each<[string, () => unknown, string]>([
     [
       'createAuthenticator, a keyStore that is not one',
       () => createAuthenticator({ keyStore: { findActive: 1 } as never }),
-      'createAuthenticator: options.keyStore: expected a KeyStore (create, findActive, listByAccount, revoke, recordUse, now, recordExpired)',
+      'createAuthenticator: options.keyStore: expected a store with KeyLookup: missing findActive, now, recordUse, recordExpired',
+    ],
+    [
+      'createKeyManager, a store of the hot path only',
+      () => createKeyManager({ keyStore: lookupOnly } as never),
+      'createKeyManager: options.keyStore: expected a store with KeyWrites, KeyEventLog and PendingRevocationQueue: missing create (KeyWrites), createWithinLimit (KeyWrites), listByAccount (KeyWrites), revoke (KeyWrites), roll (KeyWrites), revokeAll (KeyWrites), revokeMany (KeyWrites), listEvents (KeyEventLog), recordRevocationRequest (PendingRevocationQueue), pendingRevocationRequests (PendingRevocationQueue), completeRevocationRequest (PendingRevocationQueue)',
     ],
     [
       'createAuthenticator, no options at all',
@@ -27,7 +34,11 @@ describe('factory options', () => {
       () => createAuthenticator({ keyStore, resolveAccount: 'sub' as never }),
       'createAuthenticator: options.resolveAccount: expected a function',
     ],
-    ['createKeyManager, no keyStore', () => createKeyManager({} as never), 'createKeyManager: options.keyStore: expected a KeyStore'],
+    [
+      'createKeyManager, no keyStore',
+      () => createKeyManager({} as never),
+      'createKeyManager: options.keyStore: expected a store with KeyWrites, KeyEventLog and PendingRevocationQueue',
+    ],
     [
       'createIdTokenVerifier, a plain-HTTP key set',
       () => createIdTokenVerifier({ ...provider, jwksUrl: 'http://issuer.example/jwks' }),

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import type { KeyEventContext } from '../key-store/key-event.js';
-import type { KeyStore, NewKeyRecord } from '../key-store/key-store.js';
+import type { NewKeyRecord } from '../key-store/key-store.js';
 import { keyView, serialOrderOf, type LifecycleOp, type ModelKey } from './account-lifecycle-model.js';
-import type { KeyStoreSuite } from './key-store-suite.js';
+import type { ConformancePart } from './conformance-suite.js';
+import type { KeyWritesUnderTest } from './stores-under-test.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
 const EVENT: KeyEventContext = { source: 'api', actor: 'user_race', ip: null, userAgent: null, url: null };
@@ -32,7 +33,7 @@ const jitter = (): number => Math.floor(Math.random() * (MAX_JITTER_MS + 1));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
 /** Runs `op` on `store`, answering as {@link applyOp} does. */
-async function run(store: KeyStore, race: Race, op: LifecycleOp): Promise<string> {
+async function run(store: KeyWritesUnderTest, race: Race, op: LifecycleOp): Promise<string> {
   const key = (id: string): NewKeyRecord => sampleKeyRecord({ id, accountId: race.accountId, createdAt: new Date(store.now()) });
   const at = new Date(store.now());
   switch (op.kind) {
@@ -58,7 +59,11 @@ async function run(store: KeyStore, race: Race, op: LifecycleOp): Promise<string
 const after = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What each instance's `findActive` says of every key the race may have stored: the same on both. */
-async function viewsAfter(instances: readonly KeyStore[], ids: readonly string[], history: () => string): Promise<Record<string, string>> {
+async function viewsAfter(
+  instances: readonly KeyWritesUnderTest[],
+  ids: readonly string[],
+  history: () => string,
+): Promise<Record<string, string>> {
   const all = await Promise.all(instances.map(async (s) => Promise.all(ids.map(async (id) => keyView(await s.findActive(id))))));
   for (const views of all.slice(1)) assert.deepStrictEqual(views, all[0], `the instances disagree: ${history()}`);
   return Object.fromEntries(ids.map((id, i) => [id, all[0]![i]!]));
@@ -68,7 +73,7 @@ async function viewsAfter(instances: readonly KeyStore[], ids: readonly string[]
  * Creates the race's keys, runs its operations at once (operation `i` on instance `i % 2`, after
  * its delay), and asserts that a serial order gives what they answered and what both instances see.
  */
-async function assertSerial(instances: readonly KeyStore[], race: Race): Promise<void> {
+async function assertSerial(instances: readonly KeyWritesUnderTest[], race: Race): Promise<void> {
   const [store] = instances;
   await Promise.all(race.start.map(({ record }) => store!.create(record)));
   const now = store!.now();
@@ -86,7 +91,7 @@ async function assertSerial(instances: readonly KeyStore[], race: Race): Promise
 }
 
 /** A key of `accountId` expiring `expiresIn` ms from the store's now (`null`: never). */
-function startKey(store: KeyStore, accountId: string, expiresIn: number | null): StartKey {
+function startKey(store: KeyWritesUnderTest, accountId: string, expiresIn: number | null): StartKey {
   const expiresAt = expiresIn === null ? null : new Date(store.now() + expiresIn);
   const record = sampleKeyRecord({ accountId, expiresAt });
   return { record, model: { expiresAt: expiresAt?.getTime() ?? null, rolled: false, revoked: false } };
@@ -94,17 +99,17 @@ function startKey(store: KeyStore, accountId: string, expiresIn: number | null):
 
 const newId = (): string => sampleKeyRecord().id;
 /** A roll's grace end, an hour from the store's now, in whole ms (as a `Date` holds it). */
-const graceEnd = (store: KeyStore): number => Math.floor(store.now()) + HOUR;
+const graceEnd = (store: KeyWritesUnderTest): number => Math.floor(store.now()) + HOUR;
 
 /** One race of `ops` (made from the account's start keys) against revokeAll, which starts first or up to the jitter after. */
-function againstRevokeAll(store: KeyStore, ops: (start: readonly StartKey[]) => LifecycleOp[]): Race {
+function againstRevokeAll(store: KeyWritesUnderTest, ops: (start: readonly StartKey[]) => LifecycleOp[]): Race {
   const accountId = `acct_race_${++races}`;
   const start = [startKey(store, accountId, null)];
   return { accountId, start, ops: [...ops(start), { kind: 'revokeAll' }], delays: [0, jitter()] };
 }
 
 /** A random race: keys that never expire, expire later, or expired; revokeAll and up to three operations on them and each other's keys. */
-function randomRace(store: KeyStore): Race {
+function randomRace(store: KeyWritesUnderTest): Race {
   const accountId = `acct_race_${++races}`;
   const start = [null, null, HOUR / 2, 2 * HOUR, -HOUR]
     .slice(0, 2 + Math.floor(Math.random() * 4))
@@ -129,9 +134,9 @@ function randomRace(store: KeyStore): Race {
  * serial order of the same operations would. Keys that expired before the race take part.
  * @internal
  */
-export function describeKeyRaceConformance({ describe, it, harness }: KeyStoreSuite): void {
+export const keyRaceTests: ConformancePart<KeyWritesUnderTest> = ({ describe, it, harness }) => {
   describe('one account’s operations racing each other', () => {
-    const instances = (): KeyStore[] => {
+    const instances = (): KeyWritesUnderTest[] => {
       const { store, peer } = harness();
       return peer === undefined ? [store] : [peer, store];
     };
@@ -160,4 +165,4 @@ export function describeKeyRaceConformance({ describe, it, harness }: KeyStoreSu
       for (let i = 0; i < RACES; i++) await assertSerial(instances(), randomRace(store!));
     });
   });
-}
+};

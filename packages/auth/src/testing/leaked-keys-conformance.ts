@@ -8,7 +8,7 @@ import { createKeyManager, type KeyManager } from '../keys/create-key-manager.js
 import type { KeyEventJson } from '../keys/key-event-json.js';
 import type { LeakedKeysOptions } from '../leaked-keys/leaked-keys-options.js';
 import { createGitHubSecretScanning } from '../secret-scanning/create-github-secret-scanning.js';
-import type { ConformanceTestApi } from './key-store-conformance.js';
+import type { ConformanceTestApi } from './conformance-suite.js';
 import { LocalIdentityProvider } from './local-identity-provider.js';
 import { LocalSecretScanningKeys } from './local-secret-scanning-keys.js';
 import { delegatingKeyStore } from './delegating-key-store.js';

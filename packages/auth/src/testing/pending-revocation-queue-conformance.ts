@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEventContext } from '../key-store/key-event.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
 import type { PendingRevocationRequest } from '../key-store/pending-revocation-request.js';
-import type { KeyStoreSuite } from './key-store-suite.js';
+import {
+  describeConformance,
+  type ConformancePart,
+  type ConformanceTestApi,
+  type KeyStoreCapabilities,
+  type StoreHarness,
+} from './conformance-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
+import type { PendingRevocationQueueUnderTest } from './stores-under-test.js';
 
 const BY_VALUE: KeyEventContext = {
   source: 'revoke_by_value',
@@ -15,19 +22,19 @@ const BY_VALUE: KeyEventContext = {
 };
 
 /** The store's pending requests that hold one of `keyIds` (a shared store may hold others'). */
-async function pendingWith(store: KeyStore, keyIds: readonly string[]): Promise<PendingRevocationRequest[]> {
+async function pendingWith(store: PendingRevocationQueue, keyIds: readonly string[]): Promise<PendingRevocationRequest[]> {
   const all = await store.pendingRevocationRequests({ limit: 1000 });
   return all.filter((request) => request.keyIds.some((id) => keyIds.includes(id)));
 }
 
 /**
- * The pending revocations by value of the KeyStore conformance suite: recorded as given, listed
+ * The pending-revocation queue's tests: recorded as given, listed
  * oldest first, completed one by one, and (on a persistent store) still there after a reopen, so a
  * crash between `POST /credentials/revoke`'s answer and the revocation loses nothing.
  * @internal
  */
-export function describePendingRevocationConformance({ describe, it, harness, itPersistent }: KeyStoreSuite): void {
-  describe('pending revocations by value', () => {
+export const pendingRevocationQueueTests: ConformancePart<PendingRevocationQueueUnderTest> = ({ describe, it, harness, itPersistent }) => {
+  describe('PendingRevocationQueue', () => {
     it('records a request as given, lists requests oldest first, and forgets one once completed', async () => {
       const store = harness().store;
       const [a, b, c] = [generateApiKey().id, generateApiKey().id, generateApiKey().id];
@@ -88,4 +95,25 @@ export function describePendingRevocationConformance({ describe, it, harness, it
       },
     );
   });
+};
+
+/**
+ * The conformance suite of the pending-revocation queue, with the hot path and the writes that
+ * carry a request out (`KeyLookup`, `KeyWrites` and `PendingRevocationQueue`). A whole `KeyStore`
+ * runs it within `describeKeyStoreConformance`.
+ */
+export function describePendingRevocationQueueConformance(
+  test: ConformanceTestApi,
+  name: string,
+  makeHarness: () => Promise<StoreHarness<PendingRevocationQueueUnderTest>>,
+  capabilities: KeyStoreCapabilities = {},
+): void {
+  describeConformance(
+    'describePendingRevocationQueueConformance',
+    `PendingRevocationQueue conformance: ${name}`,
+    test,
+    makeHarness,
+    capabilities,
+    [pendingRevocationQueueTests],
+  );
 }

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEvent, KeyEventContext, KeyEventPage } from '../key-store/key-event.js';
-import type { KeyStore } from '../key-store/key-store.js';
-import type { KeyStoreSuite } from './key-store-suite.js';
+import type { KeyEventLog } from '../key-store/key-event-log.js';
+import {
+  describeConformance,
+  type ConformancePart,
+  type ConformanceTestApi,
+  type KeyStoreCapabilities,
+  type StoreHarness,
+} from './conformance-suite.js';
+import { ROLL_EVENT, rollOf } from './key-roll-conformance.js';
 import { sampleKeyRecord } from './sample-key-record.js';
+import type { KeyEventLogUnderTest } from './stores-under-test.js';
 
 /** A fresh account id, so a test sees only its own events whatever the store kept before. */
 function freshAccount(label: string): string {
@@ -19,7 +27,7 @@ const SCANNING: KeyEventContext = {
 };
 
 /** Every event of the account, newest first, page after page. */
-async function allEvents(store: KeyStore, accountId: string, limit = 100): Promise<KeyEvent[]> {
+async function allEvents(store: KeyEventLog, accountId: string, limit = 100): Promise<KeyEvent[]> {
   const events: KeyEvent[] = [];
   let page: KeyEventPage = await store.listEvents(accountId, { limit });
   events.push(...page.events);
@@ -35,12 +43,39 @@ function summary(e: KeyEvent): Record<string, unknown> {
   return { type: e.type, keyId: e.keyId, source: e.source, actor: e.actor };
 }
 
+/** The key's `'expired'` events, after up to `rounds` pauses for a write in the background to land (a bounded count of checks). */
+async function expiredEvents(
+  store: KeyEventLog,
+  accountId: string,
+  keyId: string,
+  rounds: number,
+  until: (n: number) => boolean,
+): Promise<KeyEvent[]> {
+  let events: KeyEvent[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const page = await store.listEvents(accountId, { limit: 20 });
+    events = page.events.filter((e) => e.type === 'expired' && e.keyId === keyId);
+    if (until(events.length)) return events;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return events;
+}
+
 /**
- * The key event log and revocation by value: registered inside `describeKeyStoreConformance`.
+ * The event log's tests: what each write and note writes (minted, revoked, first_used, expired
+ * once), paging with the cursor, one account's events only, no secret; and revocation by value,
+ * whose events say where it came from.
  * @internal
  */
-export function describeKeyEventConformance({ describe, it, harness, itShared, itPersistent }: KeyStoreSuite): void {
-  describe('key events', () => {
+export const keyEventLogTests: ConformancePart<KeyEventLogUnderTest> = ({
+  describe,
+  it,
+  harness,
+  itShared,
+  itPersistent,
+  capabilities,
+}) => {
+  describe('KeyEventLog: key events', () => {
     it('writes a minted event with the context given, from create and createWithinLimit', async () => {
       const h = harness();
       const accountId = freshAccount('minted');
@@ -254,9 +289,62 @@ export function describeKeyEventConformance({ describe, it, harness, itShared, i
         ['revoked', 'minted'],
       );
     });
+
+    it('links a roll’s minted and rolled events, and writes one revoked event per key of revokeAll', async () => {
+      const { store } = harness();
+      const accountId = freshAccount('roll');
+      const old = sampleKeyRecord({ accountId });
+      await store.create(old);
+      const options = rollOf(store, old);
+      assert.equal((await store.roll(options)).status, 'rolled');
+      const { events } = await store.listEvents(accountId, { limit: 10 });
+      const minted = events.find((e) => e.type === 'minted' && e.keyId === options.key.id);
+      const rolled = events.find((e) => e.type === 'rolled' && e.keyId === old.id);
+      assert.equal(minted?.relatedKeyId, old.id);
+      assert.equal(rolled?.relatedKeyId, options.key.id);
+      assert.deepStrictEqual([rolled?.actor, rolled?.ip, rolled?.source, rolled?.name], ['user_roll', '203.0.113.9', 'api', old.name]);
+      const plain = events.find((e) => e.type === 'minted' && e.keyId === old.id);
+      assert.equal(plain !== undefined && !('relatedKeyId' in plain), true, 'a plain mint names no other key');
+
+      assert.equal(await store.revokeAll(accountId, { at: new Date(), event: ROLL_EVENT }), 2);
+      const revoked = (await allEvents(store, accountId))
+        .filter((e) => e.type === 'revoked' && e.actor === 'user_roll')
+        .map((e) => e.keyId);
+      assert.deepStrictEqual(revoked.sort(), [old.id, options.key.id].sort());
+    });
+
+    it("writes the key's one 'expired' event, at its expiry, however often recordExpired is called", async () => {
+      const h = harness();
+      const expiresAt = new Date('2026-02-03T04:05:06.789Z');
+      const key = sampleKeyRecord({ accountId: freshAccount('expiry_event'), expiresAt });
+      await h.store.create(key);
+      h.store.recordExpired(key.id, () => ({ ip: '203.0.113.9', userAgent: 'deploy-bot/2' }));
+      h.store.recordExpired(key.id);
+      if (capabilities.shared === true && h.peer !== undefined) h.peer.recordExpired(key.id);
+      const first = await expiredEvents(h.store, key.accountId, key.id, 200, (n) => n > 0);
+      assert.equal(first.length, 1);
+      assert.deepStrictEqual(
+        { at: first[0]!.at, source: first[0]!.source, actor: first[0]!.actor, prefix: first[0]!.prefix },
+        { at: expiresAt, source: 'api', actor: key.id, prefix: key.prefix },
+      );
+      h.store.recordExpired(key.id);
+      // Still one, after the later calls had every chance to land.
+      const later = await expiredEvents(h.store, key.accountId, key.id, 10, (n) => n > 1);
+      assert.equal(later.length, 1);
+    });
+
+    it('writes no expired event for a key without expiry, nor for an unknown id', async () => {
+      const { store } = harness();
+      const key = sampleKeyRecord({ accountId: freshAccount('expiry_none') });
+      await store.create(key);
+      store.recordExpired(key.id);
+      store.recordExpired(sampleKeyRecord().id);
+      const events = await expiredEvents(store, key.accountId, key.id, 10, (n) => n > 0);
+      assert.deepStrictEqual(events, []);
+    });
   });
 
-  describe('revokeMany', () => {
+  describe('KeyEventLog: revokeMany, with its events', () => {
     it('revokes active keys of any account and answers each distinct id once, in order', async () => {
       const h = harness();
       const alice = freshAccount('many_a');
@@ -343,4 +431,20 @@ export function describeKeyEventConformance({ describe, it, harness, itShared, i
       assert.equal(await h.store.findActive(key.id), null);
     });
   });
+};
+
+/**
+ * The conformance suite of the event log, with the hot path and the writes that write its events
+ * (`KeyLookup`, `KeyWrites` and `KeyEventLog`). A whole `KeyStore` runs it within
+ * `describeKeyStoreConformance`.
+ */
+export function describeKeyEventLogConformance(
+  test: ConformanceTestApi,
+  name: string,
+  makeHarness: () => Promise<StoreHarness<KeyEventLogUnderTest>>,
+  capabilities: KeyStoreCapabilities = {},
+): void {
+  describeConformance('describeKeyEventLogConformance', `KeyEventLog conformance: ${name}`, test, makeHarness, capabilities, [
+    keyEventLogTests,
+  ]);
 }
