@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createAuthenticator, generateApiKey, UnauthenticatedError, UnavailableError } from '@drops/auth';
 import { startTcpProxy, type TcpProxy } from '@drops/auth/testing';
 import { describeKeyLookupConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deleteKeysUnder } from './delete-keys-under.js';
 import { RedisKeyLookup } from './redis-key-lookup.js';
 
 /** The Redis this machine type runs; nothing here flushes it: every key is under this run's prefix. */
@@ -13,14 +13,10 @@ const prefix = `drops-test:${randomUUID()}:`;
 /** Short, so that a stalled Redis fails a test in well under its time limit. */
 const commandTimeoutMs = 300;
 
-/** Deletes everything this run wrote (SCAN, never KEYS or FLUSHALL), and closes `closing`. */
+/** Closes `closing`, and deletes everything this run wrote. */
 async function cleanUp(closing: { close(): Promise<unknown> }[]): Promise<void> {
   await Promise.allSettled(closing.map((c) => c.close()));
-  const admin = new Redis(URL);
-  for await (const keys of admin.scanStream({ match: `${prefix}*`, count: 500 })) {
-    if ((keys as string[]).length > 0) await admin.unlink(...(keys as string[]));
-  }
-  await admin.quit();
+  await deleteKeysUnder(URL, prefix);
 }
 
 const open = (url = URL): Promise<RedisKeyLookup> => RedisKeyLookup.open({ url, prefix, commandTimeoutMs });

@@ -28,8 +28,9 @@ export interface KeyLookup extends KeyClock {
    */
   findActive(id: string): Promise<ActiveKey | null> | ActiveKey | null;
   /**
-   * Notes that a key was used. Fire-and-forget: it must not block or fail the request; stores
-   * write it later, batched, forward-only (a later time never goes back).
+   * Notes that a key was used. Fire-and-forget: it must not block or fail the request. A store
+   * that lists keys (`KeyWrites.listByAccount`) keeps it as `lastUsedAt`, written later, batched,
+   * forward-only (a later time never goes back); a store of the hot path alone may keep nothing.
    *
    * A store with a `KeyEventLog` writes a `'first_used'` event at the first use of a key
    * (stored `lastUsedAt` still `null`), source `'api'`, actor the key id, with what `info` answers.
