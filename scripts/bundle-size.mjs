@@ -18,8 +18,10 @@ export const BUNDLE_BUDGETS = [
     // preset and the webhook settings into their own factory (`createWebhookSettings`), code a
     // Firebase-only app without webhooks never runs: 63 264 bytes (61.8 KiB), so 63 KB. The app's
     // own 401 (`unauthenticated`, parsed once) and the identity provider's warning (issue 39):
-    // 64 885 bytes (63.4 KiB), so 64 KB.
-    limitBytes: 64 * 1024,
+    // 64 885 bytes (63.4 KiB), so 64 KB. The key store split into parts (issue 37): the key manager
+    // checks every method of the three parts it takes, naming a missing one at creation (before,
+    // only `create`): 65 625 bytes (64.1 KiB), so 65 KB.
+    limitBytes: 65 * 1024,
   },
   { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
 ];

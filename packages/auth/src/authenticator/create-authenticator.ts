@@ -9,7 +9,7 @@ import { observeAuthentication, observingAuthentication } from '../diagnostics/o
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
-import type { KeyLookup } from '../key-store/key-lookup.js';
+import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-parts.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
@@ -81,7 +81,7 @@ export interface Authenticator {
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
-    keyStore: keyStoreOption<KeyLookup>(['KeyLookup']),
+    keyStore: keyStoreOption<KeyLookup>({ KeyLookup: KEY_LOOKUP_METHODS }),
     idTokenVerifier: z.optional(
       z.custom<IdTokenVerifier>((v) => typeof (v as IdTokenVerifier | undefined)?.verify === 'function', {
         error: 'expected an IdTokenVerifier (a verify(token) method)',

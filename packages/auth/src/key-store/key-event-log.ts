@@ -1,5 +1,5 @@
 import type { KeyEventPage } from './key-event.js';
-import { methodsOf } from './method-list.js';
+import type { MethodList } from './method-list.js';
 
 /**
  * The account's history of its keys (`GET /keys/events`): what `KeyWrites` and `KeyLookup`'s
@@ -20,4 +20,6 @@ export interface KeyEventLog {
 }
 
 /** The methods of {@link KeyEventLog}, to check a store given at run time. @internal */
-export const KEY_EVENT_LOG_METHODS = /* @__PURE__ */ methodsOf<KeyEventLog>()(['listEvents']);
+export const KEY_EVENT_LOG_METHODS = ['listEvents'] as const;
+// Fails to compile unless the list names every method of KeyEventLog.
+const _complete: MethodList<KeyEventLog, typeof KEY_EVENT_LOG_METHODS> = KEY_EVENT_LOG_METHODS;

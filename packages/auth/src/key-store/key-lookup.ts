@@ -1,7 +1,7 @@
 import type { KeyClock } from './key-clock.js';
 import type { RequestInfo } from './key-event.js';
 import type { ActiveKey } from './key-store.js';
-import { methodsOf } from './method-list.js';
+import type { MethodList } from './method-list.js';
 
 /**
  * What authentication needs of a store, on every request: the part `createAuthenticator` takes.
@@ -49,4 +49,6 @@ export interface KeyLookup extends KeyClock {
 }
 
 /** The methods of {@link KeyLookup}, to check a store given at run time. @internal */
-export const KEY_LOOKUP_METHODS = /* @__PURE__ */ methodsOf<KeyLookup>()(['findActive', 'now', 'recordUse', 'recordExpired']);
+export const KEY_LOOKUP_METHODS = ['findActive', 'now', 'recordUse', 'recordExpired'] as const;
+// Fails to compile unless the list names every method of KeyLookup.
+const _complete: MethodList<KeyLookup, typeof KEY_LOOKUP_METHODS> = KEY_LOOKUP_METHODS;

@@ -1,7 +1,7 @@
 import type { KeyClock } from './key-clock.js';
 import type { KeyEventContext, RevokeManyStatus } from './key-event.js';
 import type { KeyRecord, NewKeyRecord } from './key-store.js';
-import { methodsOf } from './method-list.js';
+import type { MethodList } from './method-list.js';
 /**
  * How the instances took one revocation, from a store with a cache that other instances hold
  * (PostgreSQL's lease-coherent cache): what `KeyWrites.revoke` and `revokeMany` hand their `report`
@@ -158,7 +158,7 @@ export interface KeyWrites extends KeyClock {
 }
 
 /** The methods of {@link KeyWrites}, to check a store given at run time. @internal */
-export const KEY_WRITES_METHODS = /* @__PURE__ */ methodsOf<KeyWrites>()([
+export const KEY_WRITES_METHODS = [
   'create',
   'createWithinLimit',
   'listByAccount',
@@ -167,4 +167,6 @@ export const KEY_WRITES_METHODS = /* @__PURE__ */ methodsOf<KeyWrites>()([
   'revokeAll',
   'revokeMany',
   'now',
-]);
+] as const;
+// Fails to compile unless the list names every method of KeyWrites.
+const _complete: MethodList<KeyWrites, typeof KEY_WRITES_METHODS> = KEY_WRITES_METHODS;

@@ -1,11 +1,7 @@
 /**
- * `methods`, checked by the compiler to name every method of `T`, and only those: a contract's
- * method list, written beside its interface, cannot fall behind it.
+ * `L` if it names every method of `T` (and only those), else `never`: a contract's method list,
+ * written beside its interface as `[...] as const satisfies MethodList<T, typeof list>`, cannot fall
+ * behind it. Types only: nothing of it reaches a bundle.
  * @internal
  */
-export const methodsOf =
-  <T>() =>
-  <const L extends readonly (keyof T & string)[]>(
-    methods: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : { readonly missing: Exclude<keyof T, L[number]> }),
-  ): L =>
-    methods;
+export type MethodList<T, L extends readonly (keyof T)[]> = [Exclude<keyof T, L[number]>] extends [never] ? L : never;

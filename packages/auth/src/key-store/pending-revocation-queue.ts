@@ -1,4 +1,4 @@
-import { methodsOf } from './method-list.js';
+import type { MethodList } from './method-list.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 
 /**
@@ -26,8 +26,10 @@ export interface PendingRevocationQueue {
 }
 
 /** The methods of {@link PendingRevocationQueue}, to check a store given at run time. @internal */
-export const PENDING_REVOCATION_QUEUE_METHODS = /* @__PURE__ */ methodsOf<PendingRevocationQueue>()([
+export const PENDING_REVOCATION_QUEUE_METHODS = [
   'recordRevocationRequest',
   'pendingRevocationRequests',
   'completeRevocationRequest',
-]);
+] as const;
+// Fails to compile unless the list names every method of PendingRevocationQueue.
+const _complete: MethodList<PendingRevocationQueue, typeof PENDING_REVOCATION_QUEUE_METHODS> = PENDING_REVOCATION_QUEUE_METHODS;

@@ -14,11 +14,11 @@ import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
-import type { KeyEventLog } from '../key-store/key-event-log.js';
+import { KEY_EVENT_LOG_METHODS, type KeyEventLog } from '../key-store/key-event-log.js';
 import { keyStoreOption } from '../key-store/key-store-parts.js';
 import type { KeyProvenance, NewKeyRecord } from '../key-store/key-store.js';
-import type { KeyWrites } from '../key-store/key-writes.js';
-import type { PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
+import { KEY_WRITES_METHODS, type KeyWrites } from '../key-store/key-writes.js';
+import { PENDING_REVOCATION_QUEUE_METHODS, type PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
@@ -168,7 +168,11 @@ export interface KeyManager {
 
 const optionsSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
-    keyStore: keyStoreOption<KeyManagerOptions['keyStore']>(['KeyWrites', 'KeyEventLog', 'PendingRevocationQueue']),
+    keyStore: keyStoreOption<KeyManagerOptions['keyStore']>({
+      KeyWrites: KEY_WRITES_METHODS,
+      KeyEventLog: KEY_EVENT_LOG_METHODS,
+      PendingRevocationQueue: PENDING_REVOCATION_QUEUE_METHODS,
+    }),
     clock: z.optional(functionOption<Clock>()),
     random: z.optional(functionOption<RandomSource>()),
     maxKeysPerAccount: z.optional(z.int().check(z.positive())),

@@ -17,12 +17,12 @@ describe('factory options', () => {
     [
       'createAuthenticator, a keyStore that is not one',
       () => createAuthenticator({ keyStore: { findActive: 1 } as never }),
-      'createAuthenticator: options.keyStore: expected a store with KeyLookup: missing findActive, now, recordUse, recordExpired',
+      'createAuthenticator: options.keyStore: expected a store with KeyLookup: missing KeyLookup.findActive, KeyLookup.now, KeyLookup.recordUse, KeyLookup.recordExpired',
     ],
     [
       'createKeyManager, a store of the hot path only',
       () => createKeyManager({ keyStore: lookupOnly } as never),
-      'createKeyManager: options.keyStore: expected a store with KeyWrites, KeyEventLog and PendingRevocationQueue: missing create (KeyWrites), createWithinLimit (KeyWrites), listByAccount (KeyWrites), revoke (KeyWrites), roll (KeyWrites), revokeAll (KeyWrites), revokeMany (KeyWrites), listEvents (KeyEventLog), recordRevocationRequest (PendingRevocationQueue), pendingRevocationRequests (PendingRevocationQueue), completeRevocationRequest (PendingRevocationQueue)',
+      'createKeyManager: options.keyStore: expected a store with KeyWrites, KeyEventLog, PendingRevocationQueue: missing KeyWrites.create, KeyWrites.createWithinLimit, KeyWrites.listByAccount, KeyWrites.revoke, KeyWrites.roll, KeyWrites.revokeAll, KeyWrites.revokeMany, KeyEventLog.listEvents, PendingRevocationQueue.recordRevocationRequest, PendingRevocationQueue.pendingRevocationRequests, PendingRevocationQueue.completeRevocationRequest',
     ],
     [
       'createAuthenticator, no options at all',
@@ -35,9 +35,9 @@ describe('factory options', () => {
       'createAuthenticator: options.resolveAccount: expected a function',
     ],
     [
-      'createKeyManager, no keyStore',
-      () => createKeyManager({} as never),
-      'createKeyManager: options.keyStore: expected a store with KeyWrites, KeyEventLog and PendingRevocationQueue',
+      'createAuthenticator, no keyStore',
+      () => createAuthenticator({} as never),
+      'createAuthenticator: options.keyStore: expected a store with KeyLookup: missing KeyLookup.findActive, KeyLookup.now, KeyLookup.recordUse, KeyLookup.recordExpired',
     ],
     [
       'createIdTokenVerifier, a plain-HTTP key set',
