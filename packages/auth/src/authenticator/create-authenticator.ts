@@ -10,7 +10,7 @@ import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-k
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
-import { keyStoreOption } from '../key-store/key-store-parts.js';
+import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';

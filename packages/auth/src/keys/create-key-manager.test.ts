@@ -8,7 +8,10 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStore } from '../key-store/key-store.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
-import { createKeyManager } from './create-key-manager.js';
+import { KEY_EVENT_LOG_METHODS } from '../key-store/key-event-log.js';
+import { KEY_WRITES_METHODS } from '../key-store/key-writes.js';
+import { PENDING_REVOCATION_QUEUE_METHODS } from '../key-store/pending-revocation-queue.js';
+import { createKeyManager, type KeyManagerOptions } from './create-key-manager.js';
 import type { MintOptions } from './mint-options.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -44,6 +47,22 @@ describe('createKeyManager', () => {
     expect(minted.apiKey).toMatch(/^hp_[A-Za-z0-9_-]{43}$/);
     const principal = await createAuthenticator({ keyStore: store }).authenticate(`Bearer ${minted.apiKey}`);
     expect(principal).toEqual({ accountId: 'acct_alice', credential: 'api_key', keyId: minted.id });
+  });
+
+  it('takes a store of the three parts it uses (no lookup, no close): mints, rolls, lists, revokes, logs and revokes by value', async () => {
+    const whole = new MemoryKeyStore();
+    const parts = [...KEY_WRITES_METHODS, ...KEY_EVENT_LOG_METHODS, ...PENDING_REVOCATION_QUEUE_METHODS];
+    const keyStore = Object.fromEntries(parts.map((m) => [m, whole[m].bind(whole)])) as unknown as KeyManagerOptions['keyStore'];
+    expect('findActive' in keyStore || 'close' in keyStore).toBe(false);
+    const keys = createKeyManager({ keyStore });
+    const minted = await keys.mint(alice, { name: 'ci' });
+    const rolled = await keys.roll(alice, minted.id);
+    expect((await keys.list(alice)).map((k) => k.id).sort()).toEqual([minted.id, rolled.id].sort());
+    await keys.revoke(alice, minted.id);
+    await keys.revokeBySecretLater([rolled.apiKey], { source: 'revoke_by_value' });
+    await keys.revokePending();
+    expect(await keys.list(alice)).toEqual([]);
+    expect((await keys.events(alice)).events.map((e) => e.type)).toEqual(['revoked', 'revoked', 'rolled', 'minted', 'minted']);
   });
 
   it('mints without a body or name', async () => {

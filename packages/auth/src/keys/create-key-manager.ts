@@ -15,7 +15,7 @@ import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-k
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
 import { KEY_EVENT_LOG_METHODS, type KeyEventLog } from '../key-store/key-event-log.js';
-import { keyStoreOption } from '../key-store/key-store-parts.js';
+import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { KeyProvenance, NewKeyRecord } from '../key-store/key-store.js';
 import { KEY_WRITES_METHODS, type KeyWrites } from '../key-store/key-writes.js';
 import { PENDING_REVOCATION_QUEUE_METHODS, type PendingRevocationQueue } from '../key-store/pending-revocation-queue.js';
