@@ -1,4 +1,4 @@
-import net from 'node:net';
+import { startTcpProxy } from '@drops/auth/testing';
 
 /** A PostgreSQL proxy whose connections still run every statement but can stop delivering notifications. */
 export interface NotificationDroppingProxy {
@@ -26,21 +26,10 @@ const NOTIFICATION = 0x41; // 'A'
 export async function startNotificationDroppingProxy(): Promise<NotificationDroppingProxy> {
   let deaf = false;
   let dropped = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(5432, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const drop = (): void => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
+  /** Per connection: forwards whole messages, keeping a partial one until the rest arrives. */
+  const messageFilter = (): ((chunk: Buffer) => Buffer) => {
     let pending: Buffer = Buffer.alloc(0);
-    upstream.on('data', (chunk: Buffer) => {
+    return (chunk) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       let start = 0;
       const out: Buffer[] = [];
@@ -52,16 +41,12 @@ export async function startNotificationDroppingProxy(): Promise<NotificationDrop
         start = end;
       }
       pending = pending.subarray(start);
-      if (out.length > 0) client.write(Buffer.concat(out));
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
+      return Buffer.concat(out);
+    };
+  };
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 }, { filterFromTarget: messageFilter });
   return {
-    port,
+    port: proxy.port,
     deafen() {
       deaf = true;
     },
@@ -73,12 +58,9 @@ export async function startNotificationDroppingProxy(): Promise<NotificationDrop
     },
     through(url) {
       const proxied = new URL(url);
-      proxied.port = String(port);
+      proxied.port = String(proxy.port);
       return proxied.toString();
     },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close: () => proxy.close(),
   };
 }

@@ -20,7 +20,7 @@ export {
   COMPARED_HEADERS,
   type AnswerSnapshot,
 } from './uniform-401.js';
-export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy.js';
 export {
   rawRequest,
   rawHttpRequest,

@@ -30,6 +30,16 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** Options of {@link startTcpProxy}. */
+export interface TcpProxyOptions {
+  /**
+   * Called once per connection; the filter it returns gets every chunk the target sends and answers
+   * what to forward to the client instead (an empty buffer: nothing). For a test that rewrites or
+   * drops protocol messages, e.g. PostgreSQL notifications. Default: everything is forwarded as is.
+   */
+  readonly filterFromTarget?: () => (chunk: Buffer) => Buffer;
+}
+
 /**
  * Starts a proxy on a random loopback port forwarding to `target`; it keeps its port across
  * {@link TcpProxy.cut} and {@link TcpProxy.restore}.
@@ -41,7 +51,7 @@ export interface TcpProxy {
  * proxy.cut(); // every connection reset, new ones refused
  * ```
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(target: { host: string; port: number }, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let refusing = false;
   let stalled = false;
@@ -68,7 +78,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
     client.pipe(upstream);
-    upstream.pipe(client);
+    const filter = options.filterFromTarget?.();
+    if (filter === undefined) upstream.pipe(client);
+    else
+      upstream.on('data', (chunk: Buffer) => {
+        const out = filter(chunk);
+        if (out.length > 0) client.write(out);
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
