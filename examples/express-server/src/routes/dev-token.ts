@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { RouteContext } from '../app-deps.js';
-import type { DevIdentityProvider } from '../identity/dev-identity-provider.js';
+import type { DevIdentityProvider } from '@drops/auth/testing';
 import { badRequest, methodNotAllowed, notFound } from '../http/http-error.js';
 import { smallJson } from '../http/read-body.js';
 import { devAccountOf } from '../identity/issuer-accounts.js';
@@ -29,7 +29,7 @@ export function devTokenRoutes(_ctx: RouteContext, dev: DevIdentityProvider): Ro
       const parsed = body.safeParse(req.body);
       if (!parsed.success) throw badRequest('send {"name": "alice"}: 1 to 64 letters, digits, ".", "_" or "-"');
       const name = parsed.data?.name ?? 'dev-user';
-      const { idToken, expiresIn } = dev.mintIdToken(name);
+      const { idToken, expiresIn } = dev.issueIdToken(name);
       res.set('cache-control', 'no-store').json({ idToken, expiresIn, accountId: devAccountOf(name) });
     })
     .all((_req, _res, next) => next(methodNotAllowed('POST')));

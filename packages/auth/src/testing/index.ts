@@ -3,6 +3,14 @@
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export {
+  DevIdentityProvider,
+  DEV_IDENTITY_NODE_ENVS,
+  devIdentityAllowed,
+  type DevIdentityProviderOptions,
+  type DevIdToken,
+  type DevTokenAnswer,
+} from './dev-identity-provider.js';
+export {
   LocalSecretScanningKeys,
   newSecretScanningKey,
   type LocalSecretScanningKeysOptions,
