@@ -9,7 +9,15 @@ import { createAuthenticator } from './create-authenticator.js';
 async function storeWithOutage() {
   const inner = new MemoryKeyStore();
   const key = generateApiKey();
-  await inner.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(0), provenance: null, expiresAt: null });
+  await inner.create({
+    id: key.id,
+    accountId: 'acct_1',
+    prefix: key.prefix,
+    name: null,
+    createdAt: new Date(0),
+    provenance: null,
+    expiresAt: null,
+  });
   const outage = { down: false };
   const keyStore = delegatingKeyStore(inner, {
     findActive: async (id) => {

@@ -4,7 +4,6 @@ export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export {
   DevIdentityProvider,
-  DEV_IDENTITY_NODE_ENVS,
   devIdentityAllowed,
   type DevIdentityProviderOptions,
   type DevIdToken,
