@@ -10,8 +10,8 @@ function payloadOf(token: string): Record<string, unknown> {
 describe('DevIdentityProvider', () => {
   it('issues ID tokens its own verifier accepts, through every check a real token goes through', async () => {
     const dev = new DevIdentityProvider({ nodeEnv: 'development' });
-    const { idToken, expiresIn } = dev.issueIdToken('alice');
-    expect(expiresIn).toBe(3600);
+    const { idToken, expiresIn, name } = dev.issueIdToken('alice');
+    expect([expiresIn, name]).toEqual([3600, 'alice']);
     const claims = await dev.verifier.verify(idToken);
     expect(claims.sub).toBe('alice');
     expect(payloadOf(idToken)).toMatchObject({ iss: dev.issuer, aud: dev.audience, sub: 'alice' });
@@ -70,8 +70,10 @@ describe('DevIdentityProvider', () => {
       expect(answer.headers).toEqual({ 'cache-control': 'no-store' });
       if (answer.status !== 200) throw new Error('unreachable');
       expect((await dev.verifier.verify(answer.body.idToken)).sub).toBe('carol');
-      const byDefault = dev.answerTokenRequest(undefined);
-      expect(byDefault.status === 200 && payloadOf(byDefault.body.idToken).sub).toBe('dev-user');
+      for (const body of [undefined, {}]) {
+        const byDefault = dev.answerTokenRequest(body);
+        expect(byDefault.status === 200 && [byDefault.body.name, payloadOf(byDefault.body.idToken).sub]).toEqual(['dev-user', 'dev-user']);
+      }
     });
 
     it.each([[{ name: 'a b' }], [{ name: 7 }], [{ name: 'x', admin: true }], ['alice'], [[]]])('answers 400 for %j', (body) => {

@@ -34,10 +34,11 @@ export interface DevIdentityProviderOptions {
   readonly clock?: Clock;
 }
 
-/** An issued ID token and its lifetime in seconds. */
+/** An issued ID token, its lifetime in seconds, and the name it is for (its `sub`). */
 export interface DevIdToken {
   readonly idToken: string;
   readonly expiresIn: number;
+  readonly name: string;
 }
 
 /** What the token route answers: a token, or a 400 that says what to send. Never cached. */
@@ -62,7 +63,7 @@ function processNodeEnv(): string | undefined {
  * ```ts
  * const dev = new DevIdentityProvider(); // throws under NODE_ENV=production
  * const authenticator = createAuthenticator({ keyStore, idTokenVerifier: dev.verifier });
- * // POST /dev/token {"name":"alice"} -> {"idToken":"…","expiresIn":3600}
+ * // POST /dev/token {"name":"alice"} -> {"idToken":"…","expiresIn":3600,"name":"alice"}
  * const { status, headers, body } = dev.answerTokenRequest(req.body);
  * ```
  */
@@ -121,12 +122,12 @@ export class DevIdentityProvider {
       signInProvider: 'dev',
     });
     const idToken = signWith.rs256(this.#privateKey, { alg: 'RS256', typ: 'JWT', kid: this.#kid }, claims);
-    return { idToken, expiresIn: TOKEN_LIFETIME_SECONDS };
+    return { idToken, expiresIn: TOKEN_LIFETIME_SECONDS, name };
   }
 
   /**
    * The token route's answer for a parsed JSON body: `{"name": "alice"}` (no body or `{}`: the
-   * name `dev-user`) is a 200 with `{ idToken, expiresIn }`; anything else a 400 saying what to send.
+   * name `dev-user`) is a 200 with `{ idToken, expiresIn, name }`; anything else a 400 saying what to send.
    */
   answerTokenRequest(body: unknown): DevTokenAnswer {
     const name = nameOf(body);
