@@ -9,5 +9,6 @@ setEnv('PORT', '0');
 
 // <<example>>
 
-afterExample(() => app.close());
-await expectTheFirstRun(overHttp(await urlOf(app.getHttpServer() as Server)), { deploy: false });
+const nest = await app;
+afterExample(() => nest.close());
+await expectTheFirstRun(overHttp(await urlOf(nest.getHttpServer() as Server)), { deploy: false });
