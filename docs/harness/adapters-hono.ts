@@ -1,12 +1,10 @@
-// Runs the Hono routes of docs/adapters.md: the app, called as its fetch handler, answers as the
-// section's table says.
-import { adapterContext, expectTheThreeKindsOfRoute } from '../harness/support.js';
+// Runs the Hono section of docs/adapters.md as written, on Node: the app listens (PORT=0 here),
+// and its first run (a development ID token, a key, the routes of the section's table) works over HTTP.
+import type { Server } from 'node:http';
+import { expectTheFirstRun, overHttp, setEnv, urlOf } from '../harness/support.js';
 
-// What the section starts from: `authenticator`, `keys` (a local identity provider stands in for
-// Firebase) and `drops`, the app's own table.
-const context = await adapterContext();
-const { authenticator, keys, drops } = context;
+setEnv('PORT', '0');
 
 // <<example>>
 
-await expectTheThreeKindsOfRoute(async (path, init) => app.request(path, init), context);
+await expectTheFirstRun(overHttp(await urlOf(server as Server)));

@@ -1,23 +1,14 @@
-// Runs the NestJS section of docs/adapters.md: its AppModule, served on loopback by Nest on
-// platform-express, answers as the section says (the guards, @Principal() and the /keys routes).
+// Runs the NestJS section of docs/adapters.md as written, on platform-express: the app listens
+// (PORT=0 here), and its first run (a development ID token, a key, the guards, @Principal() and
+// the /keys routes) works over HTTP.
 import 'reflect-metadata';
-import * as check from 'node:assert/strict';
 import type { Server } from 'node:http';
-import { NestFactory } from '@nestjs/core';
-import { adapterContext, afterExample, bearer, expectTheKeysRoutes, overHttp, urlOf } from '../harness/support.js';
+import { afterExample, expectTheFirstRun, overHttp, setEnv, urlOf } from '../harness/support.js';
 
-// What the section starts from: `authenticator` and `keys` (a local identity provider stands in for Firebase).
-const context = await adapterContext();
-const { authenticator, keys } = context;
+setEnv('PORT', '0');
 
 // <<example>>
 
-const app = await NestFactory.create(AppModule, { logger: false });
-afterExample(() => app.close());
-await app.init();
-const send = overHttp(await urlOf((app.getHttpServer() as Server).listen(0, '127.0.0.1')));
-const idToken = context.idp.mintIdToken({ sub: 'acct-nest' });
-
-check.equal((await send('/drops')).status, 401, 'GET /drops with no credential');
-check.deepEqual(await (await send('/account', { headers: bearer(idToken) })).json(), { accountId: 'acct-nest' });
-await expectTheKeysRoutes(send, idToken);
+const nest = await app;
+afterExample(() => nest.close());
+await expectTheFirstRun(overHttp(await urlOf(nest.getHttpServer() as Server)), { deploy: false });

@@ -289,3 +289,37 @@ export async function expectTheKeysRoutes(send: Send, idToken: string): Promise<
   assert.equal(revoked.status, 204);
   await expectUniform401(send('/keys', { headers: bearer(apiKey) }), 'the revoked key');
 }
+
+/**
+ * The first run of docs/adapters.md, as its curl commands do it: an ID token from the app's
+ * development token route, a key minted with it at `/keys`, then the three kinds of route
+ * (`/deploy` where the section has it) and the `/keys` routes.
+ */
+export async function expectTheFirstRun(send: Send, routes: { deploy?: boolean; account?: boolean } = {}): Promise<void> {
+  const json = { 'content-type': 'application/json' };
+  const refused = await send('/dev/token', { method: 'POST', headers: json, body: '{"name":"a b"}' });
+  assert.equal(refused.status, 400, 'POST /dev/token with a bad name');
+  const tokenFor = async (name: string): Promise<string> => {
+    const token = await send('/dev/token', { method: 'POST', headers: json, body: JSON.stringify({ name }) });
+    assert.equal(token.headers.get('cache-control'), 'no-store');
+    return ((await expectJson(Promise.resolve(token), 200, 'POST /dev/token')) as { idToken: string }).idToken;
+  };
+  const idToken = await tokenFor('acct-docs');
+  const minted = send('/keys', { method: 'POST', headers: { ...bearer(idToken), ...json }, body: '{"name":"laptop"}' });
+  const { apiKey } = (await expectJson(minted, 201, 'POST /keys with the ID token')) as { apiKey: string };
+
+  await expectUniform401(send('/drops'), 'GET /drops with no credential');
+  for (const credential of [apiKey, idToken]) {
+    assert.deepEqual(await expectJson(send('/drops', { headers: bearer(credential) }), 200, 'GET /drops'), { owner: 'acct-docs' });
+  }
+  if (routes.account !== false) {
+    assert.deepEqual(await expectJson(send('/account', { headers: bearer(idToken) }), 200, 'GET /account'), { accountId: 'acct-docs' });
+    await expectUniform401(send('/account', { headers: bearer(apiKey) }), 'GET /account with an API key');
+  }
+  if (routes.deploy !== false) {
+    await expectAnonymousDeploy(send);
+    const owned = send('/deploy', { method: 'POST', headers: bearer(apiKey), body: 'hello' });
+    assert.deepEqual(await expectJson(owned, 201, 'POST /deploy with an API key'), { owner: 'acct-docs' });
+  }
+  await expectTheKeysRoutes(send, await tokenFor('acct-keys'));
+}

@@ -7,7 +7,7 @@ import type { BillingRepository } from './db/billing-repository.js';
 import type { DropsRepository } from './db/drops-repository.js';
 import type { VanityRepository } from './db/vanity-repository.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
-import type { DevIdentityProvider } from './identity/dev-identity-provider.js';
+import type { DevIdentityProvider } from '@drops/auth/testing';
 
 /** Whether the process is draining for shutdown (health checks answer 503, connections close). */
 export interface Lifecycle {

@@ -97,6 +97,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
     keyStore,
     idTokenVerifier: identity.verifier,
     resolveAccount: identity.resolveAccount,
+    // A database outage and its end, once each (the default would be console.warn, outside the log).
+    onWarning: (message) => logger.warn(message),
   });
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createApp({

@@ -2,7 +2,7 @@ import { createIdTokenVerifier, firebase, type IdTokenVerifier, type ResolveAcco
 import type { IdentityConfig } from '../config.js';
 import { ENV } from '../settings.js';
 import { devIdentityAllowed, devIdentityRefusal } from './dev-identity-allowed.js';
-import { DevIdentityProvider } from './dev-identity-provider.js';
+import { DevIdentityProvider } from '@drops/auth/testing';
 import { resolveDevAccount, resolveRealAccount } from './issuer-accounts.js';
 
 /** The ID token verifier, and the development provider when that is what runs. */
@@ -48,8 +48,8 @@ export function createIdentity(config: IdentityConfig, options: IdentityOptions 
       };
     case 'dev': {
       if (!devIdentityAllowed(nodeEnv)) throw new Error(devIdentityRefusal(nodeEnv));
-      const dev = new DevIdentityProvider(clock);
-      return { verifier: dev.createVerifier(), resolveAccount: resolveDevAccount, dev };
+      const dev = new DevIdentityProvider({ nodeEnv, clock });
+      return { verifier: dev.verifier, resolveAccount: resolveDevAccount, dev };
     }
   }
 }

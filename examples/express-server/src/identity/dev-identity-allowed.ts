@@ -1,24 +1,13 @@
 import { ENV } from '../settings.js';
 
-/**
- * The `nodeEnv` values under which the development identity provider may run when no provider is
- * configured: unset (or empty, which this server treats as unset), `development` and `test`.
- * Exact strings, compared untrimmed: `production `, `PRODUCTION`, `prod`, `staging` or a lone
- * space are not development, so the server refuses to start rather than hand out tokens for any
- * name. (It fails closed: an unexpected value is treated as production.)
- */
-export const DEV_IDENTITY_NODE_ENVS: readonly string[] = ['', 'development', 'test'];
+// The rule itself is the shipped development identity provider's: the same values, the same refusal.
+export { devIdentityAllowed } from '@drops/auth/testing';
 
 /** The generic identity provider's three variables, for refusal messages. */
 export const OIDC_VARIABLES = `${ENV.authIssuer}, ${ENV.authAudience} and ${ENV.authJwksUrl}`;
 
 /** What to set instead, for the refusal message. */
 const IDENTITY_VARIABLES_HINT = `set ${ENV.firebaseProjectId}, or ${OIDC_VARIABLES}`;
-
-/** Whether `nodeEnv` (the raw value, `undefined` when unset) allows the development identity provider. */
-export function devIdentityAllowed(nodeEnv: string | undefined): boolean {
-  return nodeEnv === undefined || DEV_IDENTITY_NODE_ENVS.includes(nodeEnv);
-}
 
 /** The refusal, naming the value seen (quoted, so a trailing space shows) and what to set. */
 export function devIdentityRefusal(nodeEnv: string | undefined): string {

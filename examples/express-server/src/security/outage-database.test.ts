@@ -89,5 +89,9 @@ describe('PostgreSQL cut and restored (TCP proxy) while requests run', () => {
     // The key still works and was never called bad.
     expect((await s.fetch('/whoami', { headers: bearer(key.apiKey) })).status).toBe(200);
     expect(answers.some((a) => a.status === 401)).toBe(false);
+    // Each outage and its end said once at warn, with no one wiring a logger to the authenticator
+    // by hand, thousands of requests notwithstanding.
+    const said = (words: string) => s.logs.filter((line) => line.includes(`drops-auth: key store ${words}`)).length;
+    expect([said('unusable'), said('usable again')]).toEqual([2, 2]);
   }, 90_000);
 });

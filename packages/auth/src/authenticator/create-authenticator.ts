@@ -7,6 +7,7 @@ import { withTraits } from './authenticator-traits.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { observeAuthentication, observingAuthentication } from '../diagnostics/observe-authentication.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
+import { availabilityWarning } from '../diagnostics/availability-warning.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
@@ -41,6 +42,16 @@ export interface AuthenticatorOptions {
    * ```
    */
   unauthenticated?: UnauthenticatedOptions;
+  /**
+   * Told once when the key store cannot answer (a database outage: API keys answer 503), with the
+   * cause, and once when it answers again. Never a key. Default `console.warn`.
+   *
+   * @example
+   * ```ts
+   * createAuthenticator({ keyStore, onWarning: (message) => logger.warn(message) });
+   * ```
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** Per-call options of {@link Authenticator.authenticate}. */
@@ -89,6 +100,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
     unauthenticated: z.optional(z.unknown()),
+    onWarning: z.optional(functionOption<(message: string) => void>()),
   }),
 );
 
@@ -146,6 +158,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const refuse = (reason: UnauthenticatedReason, detail?: string): UnauthenticatedError =>
     answeredAs(new UnauthenticatedError(reason, detail), unauthenticated);
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  const storeWarning = availabilityWarning({ what: 'key store', answering: 'API keys', warn, perCause: false });
+  const storeFailed = (cause: unknown): UnavailableError => {
+    const error = keyStoreUnavailable(cause);
+    storeWarning.failed(error);
+    return error;
+  };
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
@@ -155,10 +174,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     try {
       found = observingKeyStore() ? observeKeyStoreCall('findActive', () => keyStore.findActive(id)) : keyStore.findActive(id);
     } catch (cause) {
-      return Promise.reject(keyStoreUnavailable(cause));
+      return Promise.reject(storeFailed(cause));
     }
     // A store answering from memory returns the key itself: no promise round-trip on the hot path.
     if (found === null || !isThenable(found)) {
+      storeWarning.recovered();
       try {
         return Promise.resolve(apiKeyPrincipal(id, found, request));
       } catch (error) {
@@ -166,9 +186,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       }
     }
     return Promise.resolve(found).then(
-      (key) => apiKeyPrincipal(id, key, request),
+      (key) => {
+        storeWarning.recovered();
+        return apiKeyPrincipal(id, key, request);
+      },
       (cause: unknown) => {
-        throw keyStoreUnavailable(cause);
+        throw storeFailed(cause);
       },
     );
   }

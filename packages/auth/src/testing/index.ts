@@ -3,6 +3,13 @@
 export { sampleKeyRecord } from './sample-key-record.js';
 export * from './local-identity-provider.js';
 export {
+  DevIdentityProvider,
+  devIdentityAllowed,
+  type DevIdentityProviderOptions,
+  type DevIdToken,
+  type DevTokenAnswer,
+} from './dev-identity-provider.js';
+export {
   LocalSecretScanningKeys,
   newSecretScanningKey,
   type LocalSecretScanningKeysOptions,

@@ -1,5 +1,6 @@
 import { createHmac, KeyObject, sign as cryptoSign } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
+import { firebaseShapedClaims } from './firebase-shaped-claims.js';
 import { LocalKeyServer, type OutageMode } from './local-key-server.js';
 
 export type { OutageMode } from './local-key-server.js';
@@ -232,13 +233,14 @@ export class LocalIdentityProvider {
   mintIdToken(claims: IdTokenClaimOverrides = {}, options: MintIdTokenOptions = {}): string {
     const now = Math.floor(this.#clock() / 1000);
     const payload = withoutUndefined({
-      iss: this.issuer,
-      aud: this.audience,
-      auth_time: now,
-      sub: 'local-user',
-      iat: now,
-      exp: now + (options.expiresInSeconds ?? 3600),
-      firebase: { identities: {}, sign_in_provider: 'google.com' },
+      ...firebaseShapedClaims({
+        issuer: this.issuer,
+        audience: this.audience,
+        sub: 'local-user',
+        nowSeconds: now,
+        expiresInSeconds: options.expiresInSeconds ?? 3600,
+        signInProvider: 'google.com',
+      }),
       ...claims,
     });
     const header = withoutUndefined({
