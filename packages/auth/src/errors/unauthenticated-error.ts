@@ -51,7 +51,13 @@ export class UnauthenticatedError extends DropsAuthError {
   readonly detail: string | undefined;
 
   constructor(reason: UnauthenticatedReason, detail?: string, options?: { cause?: unknown }) {
+    // No stack trace: the uniform 401 is an answer, not a fault, and `reason` says where it came
+    // from. Capturing one was most of the cost of refusing a key (a flood of random keys pays it
+    // per request; bench/METHOD.md). `stack` still names the error and its message.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(UNAUTHENTICATED_MESSAGE, options);
+    Error.stackTraceLimit = stackTraceLimit;
     this.reason = reason;
     this.detail = detail;
   }
