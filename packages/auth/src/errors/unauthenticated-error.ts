@@ -75,6 +75,18 @@ export class UnauthenticatedError extends DropsAuthError {
   }
 }
 
+/**
+ * The 401 `value` answers with when it is exactly an `UnauthenticatedError` of this copy (not a
+ * subclass, which may answer otherwise), else `undefined`: lets an adapter reuse what it worked
+ * out for that answer once.
+ * @internal
+ */
+export function plainUnauthenticatedAnswerOf(value: unknown): UnauthenticatedAnswer | undefined {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === UnauthenticatedError.prototype
+    ? answerOf(value as UnauthenticatedError)
+    : undefined;
+}
+
 function answerOf(error: UnauthenticatedError): UnauthenticatedAnswer {
   return (error as Answered)[ANSWER] ?? DEFAULT_UNAUTHENTICATED;
 }
