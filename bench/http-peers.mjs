@@ -13,6 +13,8 @@
  *   node bench/http-peers.mjs express-drops-auth   Express 5 + @drops/auth-express requireAuth(), and
  *                                                  nothing else: the library's cost without the
  *                                                  reference server's other middleware
+ *   node bench/http-peers.mjs fastify              a bare Fastify 5 route, no auth
+ *   node bench/http-peers.mjs fastify-drops-auth   Fastify 5 + @drops/auth-fastify requireAuth()
  *
  * Every one answers `GET /whoami` with the same JSON as the reference server (and the same
  * `cache-control: no-store`). Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
@@ -23,10 +25,12 @@
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
+import Fastify from 'fastify';
 import { auth } from 'express-oauth2-jwt-bearer';
 import { createAuthenticator, createIdTokenVerifier, generateApiKey } from '@drops/auth';
 import { openPGliteKeyStore, openPostgresKeyStore } from '@drops/auth-postgres';
 import { dropsAuth, principalOf } from '../packages/express/dist/index.js';
+import { dropsAuth as fastifyDropsAuth } from '@drops/auth-fastify';
 
 const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
 
@@ -110,7 +114,8 @@ function oauth2JwtBearer() {
 
 const extra = {};
 
-async function expressDropsAuth() {
+/** An authenticator on PostgreSQL (DATABASE_URL) or in-memory PGlite, with one key minted into `extra.apiKey`. */
+async function benchAuthenticator() {
   const { issuer, audience, jwksUri } = identityProvider();
   const keyStore = process.env.DATABASE_URL
     ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
@@ -128,21 +133,55 @@ async function expressDropsAuth() {
   extra.apiKey = key.secret;
   const idTokenVerifier = createIdTokenVerifier({ issuer, audience, jwksUrl: jwksUri });
   await idTokenVerifier.warmUp();
-  const drops = dropsAuth({ authenticator: createAuthenticator({ keyStore, idTokenVerifier }) });
+  return createAuthenticator({ keyStore, idTokenVerifier });
+}
+
+/** The body of `GET /whoami` for a principal, as the reference server answers it. */
+function whoamiBody(principal) {
+  return principal.credential === 'api_key'
+    ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
+    : { accountId: principal.accountId, credential: 'id_token' };
+}
+
+async function expressDropsAuth() {
+  const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   const app = express();
   app.disable('x-powered-by');
   app.get('/whoami', drops.requireAuth(), (req, res) => {
-    const principal = principalOf(req);
-    res
-      .set('cache-control', 'no-store')
-      .json(
-        principal.credential === 'api_key'
-          ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
-          : { accountId: principal.accountId, credential: 'id_token' },
-      );
+    res.set('cache-control', 'no-store').json(whoamiBody(principalOf(req)));
   });
   app.use(drops.errorHandler());
   return createServer(app);
+}
+
+/** A Fastify app on its own node:http server (Fastify's `serverFactory`), listened on like the others. */
+async function fastifyServer(register) {
+  let server;
+  const app = Fastify({
+    serverFactory: (handler) => {
+      server = createServer(handler);
+      return server;
+    },
+  });
+  await register(app);
+  await app.ready();
+  return server;
+}
+
+function bareFastify() {
+  return fastifyServer((app) => {
+    app.get('/whoami', (_request, reply) => reply.header('cache-control', 'no-store').send(BODY));
+  });
+}
+
+async function fastifyWithDropsAuth() {
+  const drops = fastifyDropsAuth({ authenticator: await benchAuthenticator() });
+  return fastifyServer((app) => {
+    app.setErrorHandler(drops.errorHandler);
+    app.get('/whoami', { onRequest: drops.requireAuth() }, (request, reply) =>
+      reply.header('cache-control', 'no-store').send(whoamiBody(request.auth)),
+    );
+  });
 }
 
 const kinds = {
@@ -151,6 +190,8 @@ const kinds = {
   'express-shaped': shapedExpress,
   'oauth2-jwt-bearer': oauth2JwtBearer,
   'express-drops-auth': expressDropsAuth,
+  fastify: bareFastify,
+  'fastify-drops-auth': fastifyWithDropsAuth,
 };
 const make = kinds[process.argv[2]];
 if (make === undefined) {

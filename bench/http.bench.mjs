@@ -18,17 +18,12 @@
  *
  *   pnpm build && node bench/run.mjs http
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { processCpuMs } from './process-cpu-time.mjs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { mintKey, startAll, startReference, tracked, whoami } from './reference-servers.mjs';
+import { cpuMicros, startPeer } from './peer-servers.mjs';
+import { mintKey, startAll, startReference, whoami } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
@@ -38,27 +33,6 @@ const GROUP = 'HTTP, loopback (autocannon)';
 // metrics on. Two more price the components: no access line (`warn`), then no metrics either.
 const NO_ACCESS_LOG = { LOG_LEVEL: 'warn' };
 const NO_METRICS = { LOG_LEVEL: 'warn', METRICS_PORT: 'off' };
-
-/** One of bench/http-peers.mjs's servers. */
-async function startPeer(kind, env = {}) {
-  const child = fork(join(here, 'http-peers.mjs'), [kind], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: { ...process.env, ...env },
-  });
-  const proc = tracked(child, kind);
-  const [message] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(() => {
-      throw new Error(`${kind} exited: ${proc.stderr}`);
-    }),
-  ]);
-  return { ...proc, url: message.url, apiKey: message.apiKey };
-}
-
-/** CPU time (all threads) a process has used so far, in microseconds; NaN where Linux does not report it. */
-function cpuMicros(pid) {
-  return (processCpuMs(pid) ?? Number.NaN) * 1000;
-}
 
 /**
  * Requests per second answered 200 over `seconds`, and the server's CPU time per request (µs);
