@@ -7,7 +7,8 @@
  *
  * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
  * `LOG_LEVEL=info`, one JSON access line per request going to /dev/null, and Prometheus metrics on,
- * on a free METRICS_PORT; the others from bench/http-peers.mjs); autocannon drives them from this
+ * on a free METRICS_PORT; the others from bench/http-peers.mjs; each adapter's `requireAuth()` alone
+ * against its own bare route is bench/adapters.bench.mjs); autocannon drives them from this
  * process with CONNECTIONS keep-alive connections. Two more reference servers leave out the access
  * log, then the metrics too, to price each per-request component (bench/METHOD.md). Each contender gets a 1 s
  * warm-up and a SECONDS-long measurement per round, in interleaved rounds, and keeps its best.
@@ -84,13 +85,6 @@ export async function run() {
       startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: ':memory:', ...NO_METRICS }),
     ]);
     const [nodeHttp, bareExpress, shapedExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
-    // Express + the drops middleware alone, on the reference servers' kinds of store (the
-    // PostgreSQL one shares the reference server's database, migrated by then).
-    const minimal = await startAll(procs, [
-      startPeer('express-drops-auth', oidc),
-      startPeer('express-drops-auth', { ...oidc, DATABASE_URL: scratch.url }),
-    ]);
-    const [minimalLite, minimalPg] = minimal;
     const liteKey = `Bearer ${await mintKey(lite.url, idToken)}`;
     const pgKey = `Bearer ${await mintKey(postgres.url, idToken)}`;
     const quietKey = `Bearer ${await mintKey(liteQuiet.url, idToken)}`;
@@ -104,9 +98,6 @@ export async function run() {
       [postgres, token, 'id_token'],
       [liteQuiet, quietKey, 'api_key'],
       [liteBare, bareKey, 'api_key'],
-      [minimalLite, `Bearer ${minimalLite.apiKey}`, 'api_key'],
-      [minimalLite, token, 'id_token'],
-      [minimalPg, `Bearer ${minimalPg.apiKey}`, 'api_key'],
       [bearer, token, 'id_token'],
     ]) {
       const body = await whoami(server.url, auth);
@@ -140,19 +131,6 @@ export async function run() {
         auth: quietKey,
       },
       { name: 'reference /whoami, API key, PGlite, no access log, no metrics', url: liteBare.url, pid: liteBare.child.pid, auth: bareKey },
-      {
-        name: 'Express + drops requireAuth only, API key, PGlite',
-        url: minimalLite.url,
-        pid: minimalLite.child.pid,
-        auth: `Bearer ${minimalLite.apiKey}`,
-      },
-      { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, pid: minimalLite.child.pid, auth: token },
-      {
-        name: 'Express + drops requireAuth only, API key, PostgreSQL',
-        url: minimalPg.url,
-        pid: minimalPg.child.pid,
-        auth: `Bearer ${minimalPg.apiKey}`,
-      },
     ];
     const best = contenders.map(() => 0);
     const leastCpu = contenders.map(() => Infinity);
