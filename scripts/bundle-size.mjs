@@ -20,7 +20,7 @@ export const BUNDLE_BUDGETS = [
     // own 401 (`unauthenticated`, parsed once) and the identity provider's warning (issue 39):
     // 64 885 bytes (63.4 KiB), so 64 KB. Back to 60 KB (issue 40): the key manager's operations
     // load at its first call, so the path an app starts with no longer holds mint, roll, revoke
-    // by value, events or the mint rate limit: 55 572 bytes (54.3 KiB).
+    // by value, events or the mint rate limit: 55 650 bytes (54.3 KiB).
     limitBytes: 60 * 1024,
   },
   { name: 'keyIdOf + isApiKeyFormat', imports: ['keyIdOf', 'isApiKeyFormat'], limitBytes: 8 * 1024 },
