@@ -13,20 +13,34 @@
  *   node bench/http-peers.mjs express-drops-auth   Express 5 + @drops/auth-express requireAuth(), and
  *                                                  nothing else: the library's cost without the
  *                                                  reference server's other middleware
+ *   node bench/http-peers.mjs fastify              a bare Fastify 5 route, no auth
+ *   node bench/http-peers.mjs fastify-drops-auth   Fastify 5 + @drops/auth-fastify requireAuth()
+ *   node bench/http-peers.mjs koa                  a bare Koa 3 + @koa/router route, no auth
+ *   node bench/http-peers.mjs koa-drops-auth       the same + @drops/auth-koa requireAuth()
+ *   node bench/http-peers.mjs hono                 a bare Hono route on @hono/node-server, no auth
+ *   node bench/http-peers.mjs hono-drops-auth      the same + @drops/auth-hono requireAuth()
  *
  * Every one answers `GET /whoami` with the same JSON as the reference server (and the same
  * `cache-control: no-store`). Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
  * `{ url }` over IPC when started from http.bench.mjs, or prints it otherwise. The bearer and
- * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variant keeps keys
- * in PostgreSQL (DATABASE_URL) or in-memory PGlite (otherwise), mints one and reports it as
- * `{ url, apiKey }`.
+ * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variants keep keys
+ * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory PGlite
+ * (otherwise), mint one and report it as `{ url, apiKey }`.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
+import Fastify from 'fastify';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { Hono } from 'hono';
+import { createAdaptorServer } from '@hono/node-server';
 import { auth } from 'express-oauth2-jwt-bearer';
-import { createAuthenticator, createIdTokenVerifier, generateApiKey } from '@drops/auth';
+import { createAuthenticator, createIdTokenVerifier, generateApiKey, MemoryKeyStore } from '@drops/auth';
 import { openPGliteKeyStore, openPostgresKeyStore } from '@drops/auth-postgres';
 import { dropsAuth, principalOf } from '../packages/express/dist/index.js';
+import { dropsAuth as fastifyDropsAuth } from '@drops/auth-fastify';
+import { dropsAuth as koaDropsAuth } from '@drops/auth-koa';
+import { dropsAuth as honoDropsAuth } from '@drops/auth-hono';
 
 const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
 
@@ -110,11 +124,18 @@ function oauth2JwtBearer() {
 
 const extra = {};
 
-async function expressDropsAuth() {
+/**
+ * An authenticator on the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory
+ * PGlite, with one key minted into `extra.apiKey`.
+ */
+async function benchAuthenticator() {
   const { issuer, audience, jwksUri } = identityProvider();
-  const keyStore = process.env.DATABASE_URL
-    ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
-    : await openPGliteKeyStore({ dataDir: ':memory:' });
+  const keyStore =
+    process.env.KEY_STORE === 'memory'
+      ? new MemoryKeyStore()
+      : process.env.DATABASE_URL
+        ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
+        : await openPGliteKeyStore({ dataDir: ':memory:' });
   const key = generateApiKey();
   await keyStore.create({
     id: key.id,
@@ -128,21 +149,92 @@ async function expressDropsAuth() {
   extra.apiKey = key.secret;
   const idTokenVerifier = createIdTokenVerifier({ issuer, audience, jwksUrl: jwksUri });
   await idTokenVerifier.warmUp();
-  const drops = dropsAuth({ authenticator: createAuthenticator({ keyStore, idTokenVerifier }) });
+  return createAuthenticator({ keyStore, idTokenVerifier });
+}
+
+/** The body of `GET /whoami` for a principal, as the reference server answers it. */
+function whoamiBody(principal) {
+  return principal.credential === 'api_key'
+    ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
+    : { accountId: principal.accountId, credential: 'id_token' };
+}
+
+async function expressDropsAuth() {
+  const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   const app = express();
   app.disable('x-powered-by');
   app.get('/whoami', drops.requireAuth(), (req, res) => {
-    const principal = principalOf(req);
-    res
-      .set('cache-control', 'no-store')
-      .json(
-        principal.credential === 'api_key'
-          ? { accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId }
-          : { accountId: principal.accountId, credential: 'id_token' },
-      );
+    res.set('cache-control', 'no-store').json(whoamiBody(principalOf(req)));
   });
   app.use(drops.errorHandler());
   return createServer(app);
+}
+
+/** A Fastify app on its own node:http server (Fastify's `serverFactory`), listened on like the others. */
+async function fastifyServer(register) {
+  let server;
+  const app = Fastify({
+    serverFactory: (handler) => {
+      server = createServer(handler);
+      return server;
+    },
+  });
+  await register(app);
+  await app.ready();
+  return server;
+}
+
+function bareFastify() {
+  return fastifyServer((app) => {
+    app.get('/whoami', (_request, reply) => reply.header('cache-control', 'no-store').send(BODY));
+  });
+}
+
+async function fastifyWithDropsAuth() {
+  const drops = fastifyDropsAuth({ authenticator: await benchAuthenticator() });
+  return fastifyServer((app) => {
+    app.setErrorHandler(drops.errorHandler);
+    app.get('/whoami', { onRequest: drops.requireAuth() }, (request, reply) =>
+      reply.header('cache-control', 'no-store').send(whoamiBody(request.auth)),
+    );
+  });
+}
+
+/** A Koa app with one `GET /whoami` route behind `middleware` (none: the bare route). */
+function koaServer(middleware, body) {
+  const router = new Router();
+  router.get('/whoami', ...middleware, (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    ctx.body = body(ctx);
+  });
+  const app = new Koa();
+  app.use(router.routes());
+  return createServer(app.callback());
+}
+
+function bareKoa() {
+  return koaServer([], () => BODY);
+}
+
+async function koaWithDropsAuth() {
+  const drops = koaDropsAuth({ authenticator: await benchAuthenticator() });
+  return koaServer([drops.requireAuth()], (ctx) => whoamiBody(ctx.state.auth));
+}
+
+/** A Hono app on @hono/node-server with one `GET /whoami` route behind `middleware`. */
+function honoServer(middleware, body) {
+  const app = new Hono();
+  app.get('/whoami', ...middleware, (c) => c.json(body(c), 200, { 'cache-control': 'no-store' }));
+  return createAdaptorServer({ fetch: app.fetch });
+}
+
+function bareHono() {
+  return honoServer([], () => BODY);
+}
+
+async function honoWithDropsAuth() {
+  const drops = honoDropsAuth({ authenticator: await benchAuthenticator() });
+  return honoServer([drops.requireAuth()], (c) => whoamiBody(c.var.auth));
 }
 
 const kinds = {
@@ -151,6 +243,12 @@ const kinds = {
   'express-shaped': shapedExpress,
   'oauth2-jwt-bearer': oauth2JwtBearer,
   'express-drops-auth': expressDropsAuth,
+  fastify: bareFastify,
+  'fastify-drops-auth': fastifyWithDropsAuth,
+  koa: bareKoa,
+  'koa-drops-auth': koaWithDropsAuth,
+  hono: bareHono,
+  'hono-drops-auth': honoWithDropsAuth,
 };
 const make = kinds[process.argv[2]];
 if (make === undefined) {

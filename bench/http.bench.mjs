@@ -7,7 +7,8 @@
  *
  * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
  * `LOG_LEVEL=info`, one JSON access line per request going to /dev/null, and Prometheus metrics on,
- * on a free METRICS_PORT; the others from bench/http-peers.mjs); autocannon drives them from this
+ * on a free METRICS_PORT; the others from bench/http-peers.mjs; each adapter's `requireAuth()` alone
+ * against its own bare route is bench/adapters.bench.mjs); autocannon drives them from this
  * process with CONNECTIONS keep-alive connections. Two more reference servers leave out the access
  * log, then the metrics too, to price each per-request component (bench/METHOD.md). Each contender gets a 1 s
  * warm-up and a SECONDS-long measurement per round, in interleaved rounds, and keeps its best.
@@ -18,17 +19,12 @@
  *
  *   pnpm build && node bench/run.mjs http
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { processCpuMs } from './process-cpu-time.mjs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { mintKey, startAll, startReference, tracked, whoami } from './reference-servers.mjs';
+import { cpuMicros, startPeer } from './peer-servers.mjs';
+import { mintKey, startAll, startReference, whoami } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
@@ -38,27 +34,6 @@ const GROUP = 'HTTP, loopback (autocannon)';
 // metrics on. Two more price the components: no access line (`warn`), then no metrics either.
 const NO_ACCESS_LOG = { LOG_LEVEL: 'warn' };
 const NO_METRICS = { LOG_LEVEL: 'warn', METRICS_PORT: 'off' };
-
-/** One of bench/http-peers.mjs's servers. */
-async function startPeer(kind, env = {}) {
-  const child = fork(join(here, 'http-peers.mjs'), [kind], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: { ...process.env, ...env },
-  });
-  const proc = tracked(child, kind);
-  const [message] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(() => {
-      throw new Error(`${kind} exited: ${proc.stderr}`);
-    }),
-  ]);
-  return { ...proc, url: message.url, apiKey: message.apiKey };
-}
-
-/** CPU time (all threads) a process has used so far, in microseconds; NaN where Linux does not report it. */
-function cpuMicros(pid) {
-  return (processCpuMs(pid) ?? Number.NaN) * 1000;
-}
 
 /**
  * Requests per second answered 200 over `seconds`, and the server's CPU time per request (µs);
@@ -110,13 +85,6 @@ export async function run() {
       startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: ':memory:', ...NO_METRICS }),
     ]);
     const [nodeHttp, bareExpress, shapedExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
-    // Express + the drops middleware alone, on the reference servers' kinds of store (the
-    // PostgreSQL one shares the reference server's database, migrated by then).
-    const minimal = await startAll(procs, [
-      startPeer('express-drops-auth', oidc),
-      startPeer('express-drops-auth', { ...oidc, DATABASE_URL: scratch.url }),
-    ]);
-    const [minimalLite, minimalPg] = minimal;
     const liteKey = `Bearer ${await mintKey(lite.url, idToken)}`;
     const pgKey = `Bearer ${await mintKey(postgres.url, idToken)}`;
     const quietKey = `Bearer ${await mintKey(liteQuiet.url, idToken)}`;
@@ -130,9 +98,6 @@ export async function run() {
       [postgres, token, 'id_token'],
       [liteQuiet, quietKey, 'api_key'],
       [liteBare, bareKey, 'api_key'],
-      [minimalLite, `Bearer ${minimalLite.apiKey}`, 'api_key'],
-      [minimalLite, token, 'id_token'],
-      [minimalPg, `Bearer ${minimalPg.apiKey}`, 'api_key'],
       [bearer, token, 'id_token'],
     ]) {
       const body = await whoami(server.url, auth);
@@ -166,19 +131,6 @@ export async function run() {
         auth: quietKey,
       },
       { name: 'reference /whoami, API key, PGlite, no access log, no metrics', url: liteBare.url, pid: liteBare.child.pid, auth: bareKey },
-      {
-        name: 'Express + drops requireAuth only, API key, PGlite',
-        url: minimalLite.url,
-        pid: minimalLite.child.pid,
-        auth: `Bearer ${minimalLite.apiKey}`,
-      },
-      { name: 'Express + drops requireAuth only, ID token', url: minimalLite.url, pid: minimalLite.child.pid, auth: token },
-      {
-        name: 'Express + drops requireAuth only, API key, PostgreSQL',
-        url: minimalPg.url,
-        pid: minimalPg.child.pid,
-        auth: `Bearer ${minimalPg.apiKey}`,
-      },
     ];
     const best = contenders.map(() => 0);
     const leastCpu = contenders.map(() => Infinity);

@@ -13,7 +13,19 @@ import { fmt } from './measure.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const filter = process.argv.slice(2).find((a) => a !== '--');
-const ORDER = ['core-api-key', 'id-token', 'runtimes', 'postgres-key-store', 'http', 'timing', 'scale', 'membership', 'size'];
+const ORDER = [
+  'core-api-key',
+  'id-token',
+  'runtimes',
+  'postgres-key-store',
+  'http',
+  'adapters',
+  'flood-embedded',
+  'timing',
+  'scale',
+  'membership',
+  'size',
+];
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.mjs') && (!filter || f.includes(filter)))
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

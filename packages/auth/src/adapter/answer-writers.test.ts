@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../authenticator/principal.js';
 import { NotFoundError } from '../errors/not-found-error.js';
-import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { answeredAs, UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { parseUnauthenticated } from '../errors/unauthenticated-answer.js';
 import { jsonAnswer } from '../leaked-keys/route-answer.js';
 import { answerResponse } from './answer-response.js';
 import { canonicalHeaders } from './canonical-headers.js';
@@ -57,5 +58,23 @@ describe('the answer writers and the expiry warning', () => {
     const plain = recordingResponse();
     writeNodeAnswer(plain, new UnauthenticatedError('missing'));
     expect(plain.lines.map(([name]) => name)).toEqual(['cache-control', 'content-length', 'content-type', 'www-authenticate']);
+  });
+
+  it("give each uniform 401 its own realm's lines, and a fresh list each time: a caller's change never reaches the next answer", () => {
+    const acme = parseUnauthenticated({ realm: 'acme', message: 'sign in at acme.example' }, 'test');
+    const first = canonicalHeaders(new UnauthenticatedError('unknown_key'));
+    first[0]![1] = 'public';
+    first.push(['x-extra', '1']);
+    expect(canonicalHeaders(new UnauthenticatedError('unknown_key'))).toEqual([
+      ['cache-control', 'no-store'],
+      ['content-length', '76'],
+      ['content-type', 'application/json; charset=utf-8'],
+      ['www-authenticate', 'Bearer realm="drops"'],
+    ]);
+    expect(canonicalHeaders(answeredAs(new UnauthenticatedError('unknown_key'), acme))).toContainEqual([
+      'www-authenticate',
+      'Bearer realm="acme"',
+    ]);
+    expect(canonicalHeaders(answeredAs(new UnauthenticatedError('unknown_key'), acme))).toContainEqual(['content-length', '35']);
   });
 });

@@ -1,4 +1,6 @@
 import type { Principal } from '../authenticator/principal.js';
+import type { UnauthenticatedAnswer } from '../errors/unauthenticated-answer.js';
+import { plainUnauthenticatedAnswerOf } from '../errors/unauthenticated-error.js';
 import type { RouteAnswer } from '../leaked-keys/route-answer.js';
 import { KEY_EXPIRATION_HEADER, keyExpirationHeader } from './key-expiration-header.js';
 
@@ -32,6 +34,24 @@ const NO_BODY = new Set([204, 304]);
  * ```
  */
 export function canonicalHeaders(answer: RouteAnswer, principal?: Principal | null): Array<[name: string, value: string]> {
+  // The uniform 401 before authentication: the same lines for every request, worked out once per
+  // realm and message (a flood of unknown keys is answered with nothing else; bench/METHOD.md).
+  const uniform = principal == null ? plainUnauthenticatedAnswerOf(answer) : undefined;
+  if (uniform !== undefined) {
+    let lines = UNIFORM_401_LINES.get(uniform);
+    if (lines === undefined) {
+      lines = linesOf(answer, null);
+      UNIFORM_401_LINES.set(uniform, lines);
+    }
+    return lines.map(([name, value]) => [name, value]);
+  }
+  return linesOf(answer, principal);
+}
+
+/** The canonical lines of each uniform 401 (one per authenticator's realm and message). */
+const UNIFORM_401_LINES = new WeakMap<UnauthenticatedAnswer, ReadonlyArray<readonly [string, string]>>();
+
+function linesOf(answer: RouteAnswer, principal: Principal | null | undefined): Array<[name: string, value: string]> {
   const headers: Array<[string, string]> = Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]);
   if (!NO_BODY.has(answer.status)) headers.push(['content-length', String(encoder.encode(answer.bodyText).byteLength)]);
   const expiration = keyExpirationHeader(principal);

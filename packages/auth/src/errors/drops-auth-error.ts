@@ -23,6 +23,36 @@ function brandsOf(value: unknown): readonly string[] | undefined {
   return Array.isArray(brands) ? brands : undefined;
 }
 
+/** What a class's instances answer to: its brands (its own and every ancestor's, nearest first) and its `name`. */
+interface ClassBrands {
+  readonly brands: readonly string[];
+  readonly name: string;
+}
+
+/** Where a class keeps its {@link ClassBrands}, worked out at its first instance. */
+const CLASS_BRANDS = Symbol('class-brands');
+
+/**
+ * A class's brands, read once from the class chain and kept on its prototype (instances read
+ * them from there, under {@link INSTANCE_BRANDS}): an error costs no prototype walk, no
+ * allocation and no property definition of its own. The uniform 401 is built once per refused
+ * request, an unknown-key flood included.
+ */
+function brandsOfClass(target: abstract new (...args: never[]) => unknown): ClassBrands {
+  if (Object.hasOwn(target, CLASS_BRANDS)) return (target as { [CLASS_BRANDS]?: ClassBrands })[CLASS_BRANDS]!;
+  const brands: string[] = [];
+  for (let c: unknown = target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
+    if (Object.hasOwn(c, ERROR_BRAND)) brands.push((c as BrandedClass)[ERROR_BRAND]!);
+  }
+  const found: ClassBrands = Object.freeze({
+    brands: Object.freeze(brands),
+    name: Object.hasOwn(target, ERROR_BRAND) ? brands[0]! : target.name,
+  });
+  Object.defineProperty(target.prototype, INSTANCE_BRANDS, { value: found.brands });
+  Object.defineProperty(target, CLASS_BRANDS, { value: found });
+  return found;
+}
+
 /**
  * Whether `value` is a drops-auth error from any copy of `@drops/auth` in the process: the ESM
  * and CommonJS builds each have their own classes, and `instanceof` (which this package makes
@@ -81,13 +111,8 @@ export abstract class DropsAuthError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    const brands: string[] = [];
-    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
-      if (Object.hasOwn(c, ERROR_BRAND)) brands.push((c as BrandedClass)[ERROR_BRAND]!);
-    }
-    Object.defineProperty(this, INSTANCE_BRANDS, { value: Object.freeze(brands) });
     // The brand, not `constructor.name`: a minifying bundler renames classes.
-    this.name = Object.hasOwn(new.target, ERROR_BRAND) ? brands[0]! : new.target.name;
+    this.name = brandsOfClass(new.target).name;
   }
 
   /** HTTP headers to send with the answer (always includes `content-type`). */

@@ -27,6 +27,22 @@ export type UnauthenticatedReason =
   | 'login_too_old';
 
 /**
+ * Sets V8's `Error.stackTraceLimit` (Node, Deno, workerd, Bun's JavaScriptCore too) and answers the
+ * previous one; where there is none (another engine) or it cannot be set (frozen intrinsics), it
+ * changes nothing.
+ */
+function setStackTraceLimit(limit: number | undefined): number | undefined {
+  const previous = (Error as { stackTraceLimit?: unknown }).stackTraceLimit;
+  if (typeof previous !== 'number' || limit === undefined) return undefined;
+  try {
+    (Error as { stackTraceLimit?: number }).stackTraceLimit = limit;
+  } catch {
+    return undefined;
+  }
+  return previous;
+}
+
+/**
  * The uniform 401. Missing, malformed, unknown, revoked, expired and wrong-type credentials all
  * produce the same status, headers and body bytes, so a response never tells them apart or
  * confirms that a credential once existed. `reason` is for the server's own logs. The realm and
@@ -51,7 +67,12 @@ export class UnauthenticatedError extends DropsAuthError {
   readonly detail: string | undefined;
 
   constructor(reason: UnauthenticatedReason, detail?: string, options?: { cause?: unknown }) {
+    // No stack trace: the uniform 401 is an answer, not a fault, and `reason` says where it came
+    // from. Capturing one was most of the cost of refusing a key (a flood of random keys pays it
+    // per request; bench/METHOD.md). `stack` still names the error and its message.
+    const stackTraceLimit = setStackTraceLimit(0);
     super(UNAUTHENTICATED_MESSAGE, options);
+    setStackTraceLimit(stackTraceLimit);
     this.reason = reason;
     this.detail = detail;
   }
@@ -67,6 +88,18 @@ export class UnauthenticatedError extends DropsAuthError {
   override get bodyText(): string {
     return answerOf(this).bodyText;
   }
+}
+
+/**
+ * The 401 `value` answers with when it is exactly an `UnauthenticatedError` of this copy (not a
+ * subclass, which may answer otherwise), else `undefined`: lets an adapter reuse what it worked
+ * out for that answer once.
+ * @internal
+ */
+export function plainUnauthenticatedAnswerOf(value: unknown): UnauthenticatedAnswer | undefined {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === UnauthenticatedError.prototype
+    ? answerOf(value as UnauthenticatedError)
+    : undefined;
 }
 
 function answerOf(error: UnauthenticatedError): UnauthenticatedAnswer {
