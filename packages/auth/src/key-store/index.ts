@@ -1,9 +1,6 @@
+export type { KeyRecord, NewKeyRecord, ActiveKey, KeyProvenance } from './key-record.js';
 export type {
   KeyStore,
-  KeyRecord,
-  NewKeyRecord,
-  ActiveKey,
-  KeyProvenance,
   RevocationReceipt,
   ReportRevocation,
   RevokeOptions,

@@ -1,52 +1,6 @@
 import type { KeyEventContext, KeyEventPage, RequestInfo, RevokeManyStatus } from './key-event.js';
+import type { ActiveKey, KeyRecord, NewKeyRecord } from './key-record.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
-
-/** How a key was minted: the login behind it, for audit. Never a token. */
-export interface KeyProvenance {
-  /** The ID token's `sub`. */
-  readonly subject: string;
-  /** `firebase.sign_in_provider` of the ID token, e.g. `google.com`, when known. */
-  readonly signInProvider: string | null;
-  /** The ID token's `auth_time`, when present. */
-  readonly authTime: Date | null;
-}
-
-/** What a store is given to create a key. The secret is never part of it. */
-export interface NewKeyRecord {
-  /** Lowercase hex SHA-256 of the secret. */
-  readonly id: string;
-  readonly accountId: string;
-  /** First 10 characters of the secret. */
-  readonly prefix: string;
-  readonly name: string | null;
-  readonly createdAt: Date;
-  readonly provenance: KeyProvenance | null;
-  /** When the key stops authenticating (by the store's clock, {@link KeyStore.now}); `null`: never. */
-  readonly expiresAt: Date | null;
-}
-
-/** A key as listed to its owner. Never contains the secret. */
-export interface KeyRecord {
-  readonly id: string;
-  readonly prefix: string;
-  readonly name: string | null;
-  readonly createdAt: Date;
-  readonly lastUsedAt: Date | null;
-  /** When the key stops authenticating; `null`: never. */
-  readonly expiresAt: Date | null;
-}
-
-/** What the hot path needs of an active key. */
-export interface ActiveKey {
-  readonly id: string;
-  readonly accountId: string;
-  /**
-   * When the key stops authenticating, `null` for never. The authenticator compares it in memory
-   * with {@link KeyStore.now}: an expired key is still "active" to the store (not revoked), and
-   * refused with the uniform 401.
-   */
-  readonly expiresAt: Date | null;
-}
 
 /**
  * How the instances took one revocation, from a store with a cache that other instances hold

@@ -1,4 +1,4 @@
-import type { KeyRecord } from '../key-store/key-store.js';
+import type { KeyRecord } from '../key-store/key-record.js';
 
 /** A key as it goes over the wire in listings: dates as ISO 8601 strings. Never the secret. */
 export interface KeyJson {
