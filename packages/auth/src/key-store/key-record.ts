@@ -37,14 +37,16 @@ export interface StoredKey {
 
 /**
  * The fields of each view of {@link StoredKey}: what a store is given to create a key (`new`),
- * lists to its owner (`listed`) and hands the authenticator on the hot path (`active`). The view
- * types, the memory store's copies and PostgreSQL's columns and row mappings all come from it.
+ * lists to its owner (`listed`, and `GET /keys`), hands the authenticator on the hot path
+ * (`active`), and what a mint's answer shows of the new key (`minted`). The view types, their JSON,
+ * the memory store's copies and PostgreSQL's columns and row mappings all come from it.
  * @internal
  */
 export const KEY_RECORD_VIEWS = {
   new: ['id', 'accountId', 'prefix', 'name', 'createdAt', 'provenance', 'expiresAt'],
   listed: ['id', 'prefix', 'name', 'createdAt', 'lastUsedAt', 'expiresAt'],
   active: ['id', 'accountId', 'expiresAt'],
+  minted: ['id', 'prefix', 'name', 'createdAt', 'expiresAt'],
 } as const satisfies Readonly<Record<string, readonly (keyof StoredKey)[]>>;
 
 /** A view of the key record: a key of {@link KEY_RECORD_VIEWS}. @internal */

@@ -19,7 +19,7 @@ import type { KeyStore } from '../key-store/key-store.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { parseKeyEventsPage, type KeyEventsPageRequest } from './events-page.js';
 import { toKeyEventJson, type KeyEventJson } from './key-event-json.js';
-import { toKeyJson, type KeyJson, type MintedKeyJson, type RolledKeyJson } from './key-json.js';
+import { toKeyJson, toMintedKeyJson, type KeyJson, type MintedKeyJson, type RolledKeyJson } from './key-json.js';
 import { rateLimitOptionSchema, type RateLimit } from '../rate-limit/rate-limiter.js';
 import { inProcessRateLimitStore, isRateLimitStore, takeOrUnavailable, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { assertRecentLogin } from './login-age.js';
@@ -214,19 +214,6 @@ function assertKeyId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || !isKeyId(id)) throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
 }
 
-/** The 201 body of a mint: the only time the secret is sent. */
-function mintedJson(secret: string, key: NewKeyRecord): MintedKeyJson {
-  const { id, prefix, name, createdAt, expiresAt } = key;
-  return {
-    apiKey: secret,
-    id,
-    prefix,
-    name,
-    createdAt: createdAt.toISOString(),
-    expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
-  };
-}
-
 /** Who acted: the ID token's subject, or the id of the key that authenticated. */
 function actorOf(principal: Principal): string {
   return principal.credential === 'id_token' ? principal.claims.sub : principal.keyId;
@@ -320,7 +307,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const { key, record, event } = await prepareMint(principal, { name, expiresAt }, request);
       const created = await guard('create', () => keyStore.createWithinLimit(record, maxKeys, event));
       if (!created) throw new KeyLimitError(maxKeys);
-      return mintedJson(key.secret, record);
+      return toMintedKeyJson(key.secret, record);
     },
 
     async roll(principal, id, rollOptions, request) {
@@ -338,7 +325,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       if (rolled.status === 'not_found') throw new NotFoundError('no active key with that id');
       if (rolled.status === 'already_rolled') throw new ConflictError('this key was rolled already: roll the key that replaced it');
       if (rolled.status === 'limit') throw new KeyLimitError(maxKeys);
-      return { ...mintedJson(key.secret, record), replaces: id };
+      return { ...toMintedKeyJson(key.secret, record), replaces: id };
     },
 
     async list(principal) {
