@@ -22,6 +22,7 @@ export interface StoredKey {
   readonly prefix: string;
   /** The owner's label; `null`: none. */
   readonly name: string | null;
+  /** When the key was minted. */
   readonly createdAt: Date;
   /** The login that minted the key, for audit; `null` when it is not known. */
   readonly provenance: KeyProvenance | null;
