@@ -38,7 +38,7 @@ describe('MemoryKeyStore', () => {
     const [listed] = await store.listByAccount('acct_dates');
     listed!.createdAt.setTime(2);
     listed!.expiresAt!.setTime(2);
-    (store.findActive(id)?.expiresAt as Date).setTime(3);
+    store.findActive(id)!.expiresAt!.setTime(3);
     expect(await store.listByAccount('acct_dates')).toEqual([
       { id, prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(1_000), lastUsedAt: null, expiresAt: new Date(9_000_000_000_000) },
     ]);
