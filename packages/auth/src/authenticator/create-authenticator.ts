@@ -9,8 +9,7 @@ import { observeAuthentication, observingAuthentication } from '../diagnostics/o
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
-import type { ActiveKey } from '../key-store/key-record.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';

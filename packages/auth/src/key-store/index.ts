@@ -1,6 +1,9 @@
-export type { KeyRecord, NewKeyRecord, ActiveKey, KeyProvenance } from './key-record.js';
 export type {
   KeyStore,
+  KeyRecord,
+  NewKeyRecord,
+  ActiveKey,
+  KeyProvenance,
   RevocationReceipt,
   ReportRevocation,
   RevokeOptions,

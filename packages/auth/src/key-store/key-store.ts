@@ -2,6 +2,9 @@ import type { KeyEventContext, KeyEventPage, RequestInfo, RevokeManyStatus } fro
 import type { ActiveKey, KeyRecord, NewKeyRecord } from './key-record.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 
+// The record types the contract is written in, defined once in key-record.ts.
+export type { ActiveKey, KeyProvenance, KeyRecord, NewKeyRecord } from './key-record.js';
+
 /**
  * How the instances took one revocation, from a store with a cache that other instances hold
  * (PostgreSQL's lease-coherent cache): what `KeyStore.revoke` and `revokeMany` hand their `report`

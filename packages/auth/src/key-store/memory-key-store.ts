@@ -11,11 +11,20 @@ import {
   type RequestInfo,
   type RevokeManyStatus,
 } from './key-event.js';
-import { keyRecordView, type ActiveKey, type KeyRecord, type NewKeyRecord } from './key-record.js';
-import type { KeyStore, RevokeManyOptions, RevokeOptions, RollKeyOptions, RollKeyResult } from './key-store.js';
+import type {
+  ActiveKey,
+  KeyRecord,
+  KeyStore,
+  NewKeyRecord,
+  RevokeManyOptions,
+  RevokeOptions,
+  RollKeyOptions,
+  RollKeyResult,
+} from './key-store.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
 import { systemClock, type Clock } from '../clock.js';
+import { keyRecordView } from './key-record.js';
 
 /** Options of {@link MemoryKeyStore}. */
 export interface MemoryKeyStoreOptions {

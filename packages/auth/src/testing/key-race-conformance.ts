@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { KeyEventContext } from '../key-store/key-event.js';
-import type { NewKeyRecord } from '../key-store/key-record.js';
-import type { KeyStore } from '../key-store/key-store.js';
+import type { KeyStore, NewKeyRecord } from '../key-store/key-store.js';
 import { keyView, serialOrderOf, type LifecycleOp, type ModelKey } from './account-lifecycle-model.js';
 import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateApiKey } from '../api-key/generate-api-key.js';
 import type { KeyEventContext } from '../key-store/key-event.js';
-import type { NewKeyRecord } from '../key-store/key-record.js';
-import type { KeyStore, RollKeyOptions } from '../key-store/key-store.js';
+import type { KeyStore, NewKeyRecord, RollKeyOptions } from '../key-store/key-store.js';
 import type { KeyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 

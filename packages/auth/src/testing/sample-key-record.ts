@@ -1,5 +1,5 @@
 import { generateApiKey } from '../api-key/generate-api-key.js';
-import type { NewKeyRecord } from '../key-store/key-record.js';
+import type { NewKeyRecord } from '../key-store/key-store.js';
 
 let counter = 0;
 
