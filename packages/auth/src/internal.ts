@@ -3,6 +3,13 @@
 // any release. Applications import from `@drops/auth` and `@drops/auth/testing`; adapters from
 // `@drops/auth/adapter`.
 export { LastUsedBatcher, type LastUsedBatcherOptions, type LastUseInfo } from './key-store/last-used-batcher.js';
+export {
+  KEY_RECORD_VIEWS,
+  keyRecordView,
+  type KeyFieldsOf,
+  type KeyRecordView,
+  type StoredKey,
+} from './key-store/key-record.js';
 export { parseEventCursor } from './key-store/event-cursor.js';
 export { requestInfoFrom } from './key-store/key-event.js';
 export { RecentMap } from './recent-map.js';

@@ -22,8 +22,8 @@ export interface ErrorHandlerOptions {
   publicPaths?: readonly string[];
   /**
    * Where `keysRouter()` is mounted, so that a body the parser refused on an ID-token-only key route
-   * (`POST <keysPath>`, `POST <keysPath>/<id>/roll`, `DELETE <keysPath>`) is
-   * judged as that route judges: an API key there is the uniform 401 (only an ID token mints).
+   * (those of `KEY_ROUTES`, `@drops/auth/adapter`, whose credentials are `'id_token'`) is judged as
+   * that route judges: an API key there is the uniform 401 (only an ID token mints).
    * Default `'/keys'`.
    */
   keysPath?: string;

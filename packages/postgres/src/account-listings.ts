@@ -1,18 +1,10 @@
 import type { KeyEventPage, KeyRecord } from '@drops/auth';
 import { InvalidRequestError } from '@drops/auth';
 import { parseEventCursor } from '@drops/auth/internal';
+import { keyOfRow, type KeyRow } from './key-columns.js';
 import { eventOf, SQL, type EventRow } from './postgres-key-store-sql.js';
 import type { Queryable } from './queryable.js';
 import { unavailable } from './store-error.js';
-
-interface KeyRow {
-  id: string;
-  prefix: string;
-  name: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-}
 
 /** `KeyStore.listByAccount` on PostgreSQL and PGlite: the account's active keys, newest first. */
 export async function listKeys(db: Queryable, timeoutMs: number, accountId: string): Promise<KeyRecord[]> {
@@ -22,14 +14,7 @@ export async function listKeys(db: Queryable, timeoutMs: number, accountId: stri
   } catch (error) {
     throw unavailable(error);
   }
-  return rows.map((r) => ({
-    id: r.id,
-    prefix: r.prefix,
-    name: r.name,
-    createdAt: new Date(r.created_at),
-    lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
-    expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
-  }));
+  return rows.map((row) => keyOfRow('listed', row));
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
+import { keyColumns, newKeyValues } from './key-columns.js';
 import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
+import { namedStatement, type Placeholder } from './named-statement.js';
 
 /**
  * First half of the two-int advisory lock key that serialises one account's mints, rolls and
@@ -8,20 +10,27 @@ import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, TAKEN_REVISION_FUNCT
  */
 const ACCOUNT_KEYS_LOCK_CLASS = 0x6b657973; // 'keys'
 
-const KEY_COLUMNS =
-  'id, account_id, prefix, name, created_at, minted_by_subject, minted_by_sign_in_provider, minted_by_auth_time, expires_at';
 const EVENT_COLUMNS = 'account_id, key_id, type, prefix, name, at, source, actor, ip, user_agent, url';
 const MINT_EVENT_COLUMNS = `${EVENT_COLUMNS}, related_key_id`;
+/** The fields of an event's context, in the order of the last five of {@link EVENT_COLUMNS}. */
+const EVENT_CONTEXT_FIELDS = ['source', 'actor', 'ip', 'userAgent', 'url'] as const satisfies readonly (keyof KeyEventContext)[];
+
+/** An event context's values in a named statement: a parameter per field, named for it. */
+function eventContextValues(p: Placeholder): string {
+  return EVENT_CONTEXT_FIELDS.map((f) => `${p(f)}::text`).join(', ');
+}
 
 /** Every statement of {@link PostgresKeyStore}. @internal */
 export const SQL = {
   // The key and its 'minted' event: one statement, so one transaction.
-  create: `with k as (
-      insert into ${KEYS_TABLE} (${KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $14)
+  create: namedStatement(
+    (p) => `with k as (
+      insert into ${KEYS_TABLE} (${keyColumns('new')}) values (${newKeyValues(p)})
       returning id, account_id, prefix, name, created_at
     )
     insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
-    select account_id, id, 'minted', prefix, name, created_at, $9::text, $10::text, $11::text, $12::text, $13::text from k`,
+    select account_id, id, 'minted', prefix, name, created_at, ${eventContextValues(p)} from k`,
+  ),
   // After a mint, in its transaction: the revision its announcement took (migration 11's trigger
   // took the counter row's lock, so this is ours), for the store to wait on.
   mintRevision: `select ${TAKEN_REVISION_FUNCTION}()::text as revision`,
@@ -30,17 +39,19 @@ export const SQL = {
   // every earlier one committed. It is always the transaction's first lock: no deadlock.
   lockAccountKeys: `select pg_advisory_xact_lock(${ACCOUNT_KEYS_LOCK_CLASS}, hashtext($1))`,
   // Insert only below the limit (the count reads the partial index of active keys by account),
-  // with its 'minted' event when it inserts. $16: the key a roll replaces, else null.
-  createWithinLimit: `with k as (
-      insert into ${KEYS_TABLE} (${KEY_COLUMNS}, replaces)
-      select $1::text, $2::text, $3::text, $4::text, $5::timestamptz, $6::text, $7::text, $8::timestamptz, $15::timestamptz, $16::text
-      where (select count(*) from ${KEYS_TABLE} where account_id = $2::text and revoked_at is null) < $9::int
+  // with its 'minted' event when it inserts. `replaces`: the key a roll replaces, else null.
+  createWithinLimit: namedStatement(
+    (p) => `with k as (
+      insert into ${KEYS_TABLE} (${keyColumns('new')}, replaces)
+      select ${newKeyValues(p)}, ${p('replaces')}::text
+      where (select count(*) from ${KEYS_TABLE} where account_id = ${p('account_id')}::text and revoked_at is null) < ${p('maxActive')}::int
       returning id, account_id, prefix, name, created_at, replaces
     ), minted as (
       insert into ${KEY_EVENTS_TABLE} (${MINT_EVENT_COLUMNS})
-      select account_id, id, 'minted', prefix, name, created_at, $10::text, $11::text, $12::text, $13::text, $14::text, replaces from k
+      select account_id, id, 'minted', prefix, name, created_at, ${eventContextValues(p)}, replaces from k
     )
     select id from k`,
+  ),
   // The key a roll replaces, locked: not the account's, revoked or expired (by $3, the store's
   // clock) is no row; rolled_to says whether it was rolled before.
   lockRolledKey: `select rolled_to, expires_at is not null and expires_at <= $3::timestamptz as expired
@@ -66,7 +77,7 @@ export const SQL = {
   // The hot path: one lookup in the partial index of active keys (migration 2), which holds
   // account_id and expires_at: revoked and unknown ids take this same query and the same work. An
   // expiring key's answer carries the database's time, which keeps the store's clock on it.
-  findActive: `select account_id, expires_at,
+  findActive: `select ${keyColumns('active')},
       case when expires_at is not null then extract(epoch from clock_timestamp()) * 1000 end as database_ms
     from ${KEYS_TABLE} where id = $1 and revoked_at is null`,
   // The key's one 'expired' event, at its expiry: a second insert (another instance's) meets the
@@ -75,7 +86,7 @@ export const SQL = {
     select k.account_id, k.id, 'expired', k.prefix, k.name, k.expires_at, 'api', k.id, $2::text, $3::text, null
     from ${KEYS_TABLE} k where k.id = $1 and k.expires_at is not null
     on conflict (key_id) where type = 'expired' do nothing`,
-  list: `select id, prefix, name, created_at, last_used_at, expires_at from ${KEYS_TABLE}
+  list: `select ${keyColumns('listed')} from ${KEYS_TABLE}
     where account_id = $1 and revoked_at is null order by created_at desc, id desc`,
   // Every revocation takes this path: revoked_at, a new revision, its NOTIFY and the 'revoked'
   // event, one transaction.
@@ -114,19 +125,14 @@ export const SQL = {
 /** What a store writes when a caller gives no event context: the API, no actor known. @internal */
 export const UNATTRIBUTED: KeyEventContext = { source: 'api', actor: null, ip: null, userAgent: null, url: null };
 
-/** The key row's parameters ($1 to $8 of `create` and `createWithinLimit`; the expiry is their last parameter). */
-export function keyParams(key: NewKeyRecord): unknown[] {
-  const p = key.provenance;
-  return [key.id, key.accountId, key.prefix, key.name, key.createdAt, p?.subject ?? null, p?.signInProvider ?? null, p?.authTime ?? null];
-}
-
 /** The `'minted'` event's context: the one given, else the API with the minting subject as actor. */
 export function mintedContext(key: NewKeyRecord, event: KeyEventContext | undefined): KeyEventContext {
   return event ?? { ...UNATTRIBUTED, actor: key.provenance?.subject ?? null };
 }
 
+/** An event context's values as five positional parameters, in the order of the last five of {@link EVENT_COLUMNS}. */
 export function eventParams(event: KeyEventContext): unknown[] {
-  return [event.source, event.actor, event.ip, event.userAgent, event.url];
+  return EVENT_CONTEXT_FIELDS.map((f) => event[f]);
 }
 
 export interface EventRow {

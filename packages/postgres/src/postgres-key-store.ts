@@ -17,11 +17,12 @@ import type {
 } from '@drops/auth';
 import { LastUsedBatcher } from '@drops/auth/internal';
 import { listKeyEvents, listKeys } from './account-listings.js';
+import { keyOfRow, newKeyArgs, type KeyRow } from './key-columns.js';
 import type { KeyCache } from './key-cache/key-cache.js';
 import { openKeyCache } from './key-cache/open-key-cache.js';
 import { waitForAcknowledgements, type RevocationWait } from './lease/wait-for-acknowledgements.js';
 import { parseStoreSettings, type PostgresKeyStoreOptions } from './postgres-key-store-options.js';
-import { eventParams, keyParams, mintedContext, SQL, UNATTRIBUTED } from './postgres-key-store-sql.js';
+import { eventParams, mintedContext, SQL, UNATTRIBUTED } from './postgres-key-store-sql.js';
 import { completeRevocationRequest, pendingRevocationRequests, recordRevocationRequest } from './pending-revocation-requests.js';
 import type { Queryable, SqlExecutor } from './queryable.js';
 import { creationError, unavailable } from './store-error.js';
@@ -32,11 +33,8 @@ import { requestInfoFrom } from '@drops/auth/internal';
 /** Keys revoked per statement by revokeAll (about 0.5 s each here): every statement well within a query timeout. */
 const REVOKE_ALL_STATEMENT_KEYS = 5_000;
 
-interface ActiveKeyRow {
-  account_id: string;
-  expires_at: Date | null;
-  database_ms: string | number | null;
-}
+/** A row of `SQL.findActive`: the active key's columns, and the database's time when it expires. */
+type ActiveKeyRow = KeyRow & { readonly database_ms: string | number | null };
 
 export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
 
@@ -116,11 +114,11 @@ export class PostgresKeyStore implements KeyStore {
    * them. Rejects with a plain `Error` if the id exists, `UnavailableError` if the database fails.
    */
   async create(key: NewKeyRecord, event?: KeyEventContext): Promise<void> {
-    const params = [...keyParams(key), ...eventParams(mintedContext(key, event)), key.expiresAt];
+    const params = SQL.create.params({ ...newKeyArgs(key), ...mintedContext(key, event) });
     let revision: number;
     try {
       revision = await this.#db.transaction(async (tx) => {
-        await tx.query(SQL.create, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
+        await tx.query(SQL.create.text, params, { name: 'drops_auth_keys_create', timeoutMs: this.#timeoutMs });
         return this.#mintRevision(tx);
       });
     } catch (error) {
@@ -165,9 +163,9 @@ export class PostgresKeyStore implements KeyStore {
     event: KeyEventContext | undefined,
     replaces: string | null,
   ): Promise<boolean> {
-    const params = [...keyParams(key), maxActive, ...eventParams(mintedContext(key, event)), key.expiresAt, replaces];
+    const params = SQL.createWithinLimit.params({ ...newKeyArgs(key), ...mintedContext(key, event), maxActive, replaces });
     await tx.query(SQL.lockAccountKeys, [key.accountId], { timeoutMs: this.#timeoutMs });
-    const { rows } = await tx.query(SQL.createWithinLimit, params, {
+    const { rows } = await tx.query(SQL.createWithinLimit.text, params, {
       name: 'drops_auth_keys_create_within_limit',
       timeoutMs: this.#timeoutMs,
     });
@@ -259,8 +257,7 @@ export class PostgresKeyStore implements KeyStore {
     const row = rows[0];
     if (row === undefined) return null;
     if (row.database_ms !== null) this.#clock.observe(Number(row.database_ms), sentAt, this.#clock.wallNow());
-    const expiresAt = row.expires_at === null ? null : new Date(row.expires_at);
-    const key: ActiveKey = Object.freeze({ id, accountId: row.account_id, expiresAt });
+    const key: ActiveKey = Object.freeze(keyOfRow('active', row));
     // Kept only if no revocation (or lease change) happened since the query was sent.
     this.#cache.remember(key, generation);
     return key;

@@ -26,6 +26,23 @@ describe('MemoryKeyStore', () => {
     first!.lastUsedAt!.setTime(0);
     for (const key of await store.listByAccount('acct_1')) expect(key.lastUsedAt).toEqual(new Date(1_700_000_000_000));
   });
+
+  it('keeps copies of the dates it is given, and hands out copies: changing one changes nothing stored', async () => {
+    const store = new MemoryKeyStore();
+    const createdAt = new Date(1_000);
+    const expiresAt = new Date(9_000_000_000_000);
+    const id = 'd'.repeat(64);
+    await store.create({ id, accountId: 'acct_dates', prefix: 'hp_xxxxxxx', name: null, createdAt, provenance: null, expiresAt });
+    createdAt.setTime(0);
+    expiresAt.setTime(0);
+    const [listed] = await store.listByAccount('acct_dates');
+    listed!.createdAt.setTime(2);
+    listed!.expiresAt!.setTime(2);
+    store.findActive(id)!.expiresAt!.setTime(3);
+    expect(await store.listByAccount('acct_dates')).toEqual([
+      { id, prefix: 'hp_xxxxxxx', name: null, createdAt: new Date(1_000), lastUsedAt: null, expiresAt: new Date(9_000_000_000_000) },
+    ]);
+  });
 });
 
 describe('MemoryKeyStore key events', () => {

@@ -16,6 +16,7 @@ import type { RevokeManyOptions, RevokeOptions, RollKeyOptions, RollKeyResult } 
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
 import { parseEventCursor } from './event-cursor.js';
 import { systemClock, type Clock } from '../clock.js';
+import { keyRecordView } from './key-record.js';
 
 /** Options of {@link MemoryKeyStore}. */
 export interface MemoryKeyStoreOptions {
@@ -129,10 +130,10 @@ export class MemoryKeyStore implements KeyStore {
 
   #insert(key: NewKeyRecord, event: KeyEventContext | undefined, replaces?: string): void {
     if (this.#rows.has(key.id)) throw new Error('a key with this id already exists');
-    const record = { ...key, expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt) };
+    const record = keyRecordView(key, 'new');
     this.#rows.set(key.id, {
       record,
-      active: Object.freeze({ id: key.id, accountId: key.accountId, expiresAt: record.expiresAt }),
+      active: Object.freeze(keyRecordView(record, 'active')),
       rolledTo: null,
       lastUsedAt: null,
       revokedAt: null,
@@ -176,10 +177,8 @@ export class MemoryKeyStore implements KeyStore {
     const keys: KeyRecord[] = [];
     for (const row of this.#rows.values()) {
       if (row.record.accountId !== accountId || row.revokedAt !== null) continue;
-      const { id, prefix, name, createdAt, expiresAt } = row.record;
-      // A copy: the authenticator hands the same `Date` to every use recorded in one millisecond.
-      const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt);
-      keys.push({ id, prefix, name, createdAt, lastUsedAt, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
+      // Copies (dates included): the authenticator hands the same `Date` to every use recorded in one millisecond.
+      keys.push(keyRecordView({ ...row.record, lastUsedAt: row.lastUsedAt }, 'listed'));
     }
     return keys.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }

@@ -1,30 +1,29 @@
-import type { KeyRecord } from '../key-store/key-store.js';
+import { keyRecordView, type KeyFieldsOf, type KeyRecord, type NewKeyRecord, type StoredKey } from '../key-store/key-record.js';
 
-/** A key as it goes over the wire in listings: dates as ISO 8601 strings. Never the secret. */
-export interface KeyJson {
-  readonly id: string;
-  readonly prefix: string;
-  readonly name: string | null;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  /** When the key stops authenticating (RFC 3339, UTC); `null`: never. */
-  readonly expiresAt: string | null;
-}
+/** A field's value as JSON: a date as an RFC 3339 string (UTC), anything else as it is. */
+type JsonValueOf<V> = V extends Date ? string : V;
 
-/** The 201 body of a mint: the only time the secret (`apiKey`) is ever sent. */
-export interface MintedKeyJson {
+/** Fields of a key as they go over the wire: each date an RFC 3339 string (UTC). */
+export type KeyFieldsJson<T> = { readonly [F in keyof T]: JsonValueOf<T[F]> };
+
+/** A key as it goes over the wire in listings (`GET /keys`): a {@link KeyRecord}, dates as strings. Never the secret. */
+export interface KeyJson extends KeyFieldsJson<KeyRecord> {}
+
+/** The 201 body of a mint: the only time the secret (`apiKey`) is ever sent, and the key as its owner sees it. */
+export interface MintedKeyJson extends KeyFieldsJson<Pick<StoredKey, KeyFieldsOf<'minted'>>> {
   readonly apiKey: string;
-  readonly id: string;
-  readonly prefix: string;
-  readonly name: string | null;
-  readonly createdAt: string;
-  /** When the key stops authenticating (RFC 3339, UTC); `null`: never. */
-  readonly expiresAt: string | null;
 }
 
 /** The 201 body of a roll: the new key as a mint answers it, and the id of the key it replaces. */
 export interface RolledKeyJson extends MintedKeyJson {
   readonly replaces: string;
+}
+
+/** Fields of a key as JSON, in their order. */
+function jsonOf<T extends object>(fields: T): KeyFieldsJson<T> {
+  const json: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields)) json[field] = value instanceof Date ? value.toISOString() : value;
+  return json as KeyFieldsJson<T>;
 }
 
 /**
@@ -36,12 +35,10 @@ export interface RolledKeyJson extends MintedKeyJson {
  * ```
  */
 export function toKeyJson(key: KeyRecord): KeyJson {
-  return {
-    id: key.id,
-    prefix: key.prefix,
-    name: key.name,
-    createdAt: key.createdAt.toISOString(),
-    lastUsedAt: key.lastUsedAt === null ? null : key.lastUsedAt.toISOString(),
-    expiresAt: key.expiresAt === null ? null : key.expiresAt.toISOString(),
-  };
+  return jsonOf(keyRecordView(key, 'listed'));
+}
+
+/** The 201 body of a mint: the secret, then the key's `minted` view. @internal */
+export function toMintedKeyJson(secret: string, key: NewKeyRecord): MintedKeyJson {
+  return { apiKey: secret, ...jsonOf(keyRecordView(key, 'minted')) };
 }

@@ -20,7 +20,7 @@ import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeMany
 import type { KeyProvenance, NewKeyRecord } from '../key-store/key-store.js';
 import { parseKeyEventsPage } from './events-page.js';
 import { toKeyEventJson } from './key-event-json.js';
-import { toKeyJson, type MintedKeyJson } from './key-json.js';
+import { toKeyJson, toMintedKeyJson } from './key-json.js';
 import type { RateLimit } from '../rate-limit/rate-limiter.js';
 import { inProcessRateLimitStore, takeOrUnavailable, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { assertRecentLogin } from './login-age.js';
@@ -84,18 +84,6 @@ function assertKeyId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || !isKeyId(id)) throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
 }
 
-/** The 201 body of a mint: the only time the secret is sent. */
-function mintedJson(secret: string, key: NewKeyRecord): MintedKeyJson {
-  const { id, prefix, name, createdAt, expiresAt } = key;
-  return {
-    apiKey: secret,
-    id,
-    prefix,
-    name,
-    createdAt: createdAt.toISOString(),
-    expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
-  };
-}
 
 /** Who acted: the ID token's subject, or the id of the key that authenticated. */
 function actorOf(principal: Principal): string {
@@ -165,7 +153,7 @@ export function keyOperations(settings: KeyOperationSettings): KeyOperations {
       const { key, record, event } = await prepareMint(principal, { name, expiresAt }, request);
       const created = await guard('create', () => keyStore.createWithinLimit(record, maxKeys, event));
       if (!created) throw new KeyLimitError(maxKeys);
-      return mintedJson(key.secret, record);
+      return toMintedKeyJson(key.secret, record);
     },
 
     async roll(principal, id, rollOptions, request) {
@@ -183,7 +171,7 @@ export function keyOperations(settings: KeyOperationSettings): KeyOperations {
       if (rolled.status === 'not_found') throw new NotFoundError('no active key with that id');
       if (rolled.status === 'already_rolled') throw new ConflictError('this key was rolled already: roll the key that replaced it');
       if (rolled.status === 'limit') throw new KeyLimitError(maxKeys);
-      return { ...mintedJson(key.secret, record), replaces: id };
+      return { ...toMintedKeyJson(key.secret, record), replaces: id };
     },
 
     async list(principal) {

@@ -32,8 +32,8 @@ export type KeyRoutesServer = LeakedKeysServer;
 /** How the adapter under test serves a {@link KeyRoutesApp}. */
 export interface KeyRoutesHarness {
   /**
-   * Serves, on loopback, the app's key routes at `/keys` (`POST`, `GET`, `DELETE`, `GET /keys/events`,
-   * `DELETE /keys/:id`, `POST /keys/:id/roll`) with `app.authenticator`, `app.keys` and `app.keyRoutes`.
+   * Serves, on loopback, the app's key routes at `/keys` (every route of `KEY_ROUTES`,
+   * `@drops/auth/adapter`) with `app.authenticator`, `app.keys` and `app.keyRoutes`.
    */
   readonly serve: (app: KeyRoutesApp) => Promise<KeyRoutesServer>;
   /** The key store of each test's app. Default a fresh `MemoryKeyStore`. */

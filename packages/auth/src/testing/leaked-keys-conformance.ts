@@ -39,8 +39,8 @@ export interface LeakedKeysServer {
 /** How the adapter under test serves a {@link LeakedKeysApp}. */
 export interface LeakedKeysHarness {
   /**
-   * Serves, on loopback: the app's key routes at `/keys` (`POST`, `GET`, `GET /keys/events`,
-   * `DELETE /keys/:id`) with `app.authenticator` and `app.keys`, and its leaked-key routes at
+   * Serves, on loopback: the app's key routes at `/keys` (those of `KEY_ROUTES`,
+   * `@drops/auth/adapter`) with `app.authenticator` and `app.keys`, and its leaked-key routes at
    * the root (`POST /credentials/revoke`, `POST /secret-scanning/github`) with `app.keys` and
    * `app.leakedKeys`, passing on the client's address (the events carry it).
    */
