@@ -10,6 +10,7 @@ import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-k
 import type { IdTokenClaims, IdTokenVerifier } from '../id-token/id-token-claims.js';
 import type { RequestInfo } from '../key-store/key-event.js';
 import type { ActiveKey, KeyStore } from '../key-store/key-store.js';
+import { hasSessionCutoffs, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
@@ -28,6 +29,12 @@ export interface AuthenticatorOptions {
   idTokenVerifier?: IdTokenVerifier;
   /** Maps ID token claims to an account id. Default: `claims.sub`. */
   resolveAccount?: ResolveAccount;
+  /**
+   * Where each account's sign-out cut-off is read: an ID token signed in (`auth_time`, else `iat`)
+   * at or before it is the uniform 401. Default: `keyStore`, when it implements {@link SessionCutoffs}
+   * (`MemoryKeyStore` and `PostgresKeyStore` do).
+   */
+  sessionCutoffs?: SessionCutoffs;
   /**
    * The realm and message of the one 401 that this authenticator, and every adapter given it,
    * answers for every cause. Default the spec's: `WWW-Authenticate: Bearer realm="drops"` and
@@ -99,6 +106,9 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
       }),
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
+    sessionCutoffs: z.optional(
+      z.custom<SessionCutoffs>(hasSessionCutoffs, { error: 'expected SessionCutoffs (signOutEverywhere and sessionCutoff methods)' }),
+    ),
     unauthenticated: z.optional(z.unknown()),
   }),
 );
@@ -157,6 +167,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const refuse = (reason: UnauthenticatedReason, detail?: string): UnauthenticatedError =>
     answeredAs(new UnauthenticatedError(reason, detail), unauthenticated);
   const resolveAccount: ResolveAccount = options.resolveAccount ?? ((claims) => claims.sub);
+  const cutoffs: SessionCutoffs | null = options.sessionCutoffs ?? (hasSessionCutoffs(keyStore) ? keyStore : null);
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
@@ -230,6 +241,17 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
     if (typeof accountId !== 'string' || accountId.length === 0) {
       throw refuse('not_permitted', 'resolveAccount refused the user');
+    }
+    if (cutoffs !== null) {
+      // From memory: a value, or (a store starting) a promise that may reject, a 503.
+      let cutoff: number | null;
+      try {
+        const found = cutoffs.sessionCutoff(accountId);
+        cutoff = found === null || typeof found === 'number' ? found : await found;
+      } catch (cause) {
+        throw keyStoreUnavailable(cause);
+      }
+      if (signedInBefore(cutoff, claims.auth_time, claims.iat)) throw refuse('signed_out');
     }
     return { accountId, credential: 'id_token', claims };
   }

@@ -24,7 +24,8 @@ export type UnauthenticatedReason =
   | 'invalid_token'
   | 'expired_token'
   | 'not_permitted'
-  | 'login_too_old';
+  | 'login_too_old'
+  | 'signed_out';
 
 /**
  * The uniform 401. Missing, malformed, unknown, revoked, expired and wrong-type credentials all

@@ -6,6 +6,7 @@ import { describePendingRevocationConformance } from './pending-revocation-confo
 import { describeKeyExpiryConformance } from './key-expiry-conformance.js';
 import { describeKeyRollConformance } from './key-roll-conformance.js';
 import { describeKeyRaceConformance } from './key-race-conformance.js';
+import { describeSessionCutoffConformance } from './session-cutoff-conformance.js';
 import { keyStoreSuite } from './key-store-suite.js';
 import { sampleKeyRecord } from './sample-key-record.js';
 
@@ -47,6 +48,8 @@ export interface KeyStoreCapabilities {
   readonly shared?: boolean;
   /** Data outlives the store: the harness provides `reopen`. */
   readonly persistent?: boolean;
+  /** The store implements `SessionCutoffs` (sign-out everywhere): its part of the suite runs. */
+  readonly sessionCutoffs?: boolean;
 }
 
 /**
@@ -290,6 +293,7 @@ export function describeKeyStoreConformance(
     describeKeyExpiryConformance(suite);
     describeKeyRollConformance(suite);
     describeKeyRaceConformance(suite);
+    describeSessionCutoffConformance(suite);
 
     itPersistent('keeps keys and revocations across a reopen', async ({ store, reopen }) => {
       const kept = sampleKeyRecord();
