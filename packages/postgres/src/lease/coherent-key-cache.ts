@@ -194,11 +194,14 @@ export class CoherentKeyCache {
         this.#heard = [];
         return;
       case 'keys_truncated':
-        return members.clear();
+        members.clear();
+        return;
       case 'key_minted':
-        return members.add(change.id);
+        members.add(change.id);
+        return;
       case 'key_gone':
-        return members.remove(change.id);
+        members.remove(change.id);
+        return;
       case 'key_changed':
       case undefined:
         return;
