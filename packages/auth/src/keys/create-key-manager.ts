@@ -1,3 +1,4 @@
+import { hasSessionCutoffs } from '../key-store/session-cutoffs.js';
 import * as z from 'zod/mini';
 import { isKeyId } from '../api-key/api-key-format.js';
 import { generateApiKey, type GeneratedApiKey, type RandomSource } from '../api-key/generate-api-key.js';
@@ -114,6 +115,16 @@ export interface KeyManager {
    * no instance accepts any of them.
    */
   revokeAll(principal: Principal, request?: RequestInfo): Promise<{ revoked: number }>;
+  /**
+   * Signs the account out everywhere (`DELETE /sessions`), ID token only (an API key gets the
+   * uniform 401): from the cut-off on, an ID token of the account signed in (`auth_time`, else
+   * `iat`) at or before it is the uniform 401, the caller's own included; API keys are untouched.
+   * The cut-off is the store's time, or the caller's sign-in if that is later (a provider's clock
+   * ahead of the store's). Writes a `'sessions_revoked'` event and resolves
+   * `{ tokensValidAfter }` (RFC 3339) once no instance accepts an earlier sign-in. A 404 when the
+   * key store does not implement `SessionCutoffs`.
+   */
+  signOutEverywhere(principal: Principal, request?: RequestInfo): Promise<{ tokensValidAfter: string }>;
   /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
   list(principal: Principal): Promise<KeyJson[]>;
   /**
@@ -359,6 +370,16 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
       const event = eventContextOf('api', principal.claims.sub, request);
       const revoked = await guard('revokeAll', () => keyStore.revokeAll(principal.accountId, { at: new Date(clock()), event }));
       return { revoked };
+    },
+
+    async signOutEverywhere(principal, request) {
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      if (!hasSessionCutoffs(keyStore)) throw new NotFoundError('signing out everywhere needs a key store that keeps sign-out cut-offs');
+      const { auth_time: authTime, iat } = principal.claims;
+      const at = new Date(Math.max(keyStore.now(), (authTime ?? iat) * 1000));
+      const event = eventContextOf('api', principal.claims.sub, request);
+      const cutoff = await guard('signOutEverywhere', () => keyStore.signOutEverywhere(principal.accountId, { at, event }));
+      return { tokensValidAfter: cutoff.toISOString() };
     },
 
     async revokeBySecret(secrets, context) {
