@@ -60,6 +60,23 @@ export const WEBHOOK_OUTBOX_TABLE = 'drops_auth_webhook_outbox';
 export const EXPIRY_NOTICES_TABLE = 'drops_auth_key_expiry_notices';
 /** The trigger function that records the 'revoked' event of a plain-SQL revocation at commit (migration 10). @internal */
 export const RECORD_PLAIN_REVOCATION_FUNCTION = 'drops_auth_record_plain_revocation';
+/** The outbox row of a key event, as migration 10's webhook trigger writes it (migration 13's too). */
+const ENQUEUE_KEY_EVENT_WEBHOOK = `insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
+            select w.account_id, jsonb_build_object(
+              'type', 'key.' || new.type,
+              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'data', jsonb_build_object(
+                'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
+                'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'source', new.source, 'actor', new.actor, 'url', new.url
+              ) || case
+                when new.related_key_id is null then '{}'::jsonb
+                when new.type = 'rolled' then jsonb_build_object('rolledTo', new.related_key_id)
+                else jsonb_build_object('replaces', new.related_key_id)
+              end
+            )
+            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;`;
+
 /** The trigger function that queues a webhook delivery for every key event (migration 10). @internal */
 export const ENQUEUE_WEBHOOK_FUNCTION = 'drops_auth_enqueue_webhook';
 
@@ -642,21 +659,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         language plpgsql as $fn$
       begin
         if new.type <> 'first_used' then
-          insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
-            select w.account_id, jsonb_build_object(
-              'type', 'key.' || new.type,
-              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-              'data', jsonb_build_object(
-                'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
-                'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                'source', new.source, 'actor', new.actor, 'url', new.url
-              ) || case
-                when new.related_key_id is null then '{}'::jsonb
-                when new.type = 'rolled' then jsonb_build_object('rolledTo', new.related_key_id)
-                else jsonb_build_object('replaces', new.related_key_id)
-              end
-            )
-            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
+          ${ENQUEUE_KEY_EVENT_WEBHOOK}
         end if;
         return null;
       end
@@ -816,6 +819,29 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       create trigger ${SESSION_CUTOFFS_TABLE}_truncated
         after truncate on ${SESSION_CUTOFFS_TABLE}
         for each statement execute function ${ANNOUNCE_SESSION_CUTOFF_FUNCTION}();
+
+      -- A sign-out is sent as sessions.revoked, with who and from where (the owner needs the
+      -- address to tell their own sign-out from an intruder's); key events as before.
+      create or replace function ${ENQUEUE_WEBHOOK_FUNCTION}() returns trigger
+        language plpgsql as $fn$
+      begin
+        if new.type = 'sessions_revoked' then
+          insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
+            select w.account_id, jsonb_build_object(
+              'type', 'sessions.revoked',
+              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'data', jsonb_build_object(
+                'tokensValidAfter', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'source', new.source, 'actor', new.actor, 'ip', new.ip
+              )
+            )
+            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
+        elsif new.type <> 'first_used' then
+          ${ENQUEUE_KEY_EVENT_WEBHOOK}
+        end if;
+        return null;
+      end
+      $fn$;
     `,
   },
 ]);
