@@ -1,7 +1,7 @@
 import { generateApiKey } from '@drops/auth';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { bearer, type TestServer } from './testing/test-server.js';
+import { bearer, useTestServer, type TestServer } from './testing/test-server.js';
 import { useTwoInstances } from './testing/two-instances.js';
 
 /** What a client sees of an answer: status, challenge and body bytes. */
@@ -169,5 +169,23 @@ describe('DELETE /sessions: signing out everywhere, on two instances on one Post
     }
     for (const server of [a, b]) expect(await whoami(server, token)).toEqual(await junk(server));
     expect(await seen(await a.fetch('/keys', { method: 'POST', headers: bearer(token) }))).toEqual(await junk(a));
+  });
+});
+
+describe('DELETE /sessions on one instance on PGlite', () => {
+  const server = useTestServer({ backend: 'pglite' });
+
+  it("refuses the caller's token at once, keeps its API key, and takes a later sign-in", async () => {
+    const s = server();
+    const now = Math.floor(Date.now() / 1000);
+    const token = signedIn(s.idp!, 'solo', now - 5);
+    const { apiKey } = await s.mintKey('solo');
+    const out = await s.fetch('/sessions', { method: 'DELETE', headers: bearer(token) });
+    expect(out.status).toBe(200);
+    const { tokensValidAfter } = (await out.json()) as { tokensValidAfter: string };
+    expect(await whoami(s, token)).toEqual(await junk(s));
+    expect((await whoami(s, apiKey)).status).toBe(200);
+    await untilSecondAfter(Date.parse(tokensValidAfter));
+    expect((await whoami(s, s.idp!.mintIdToken({ sub: 'solo' }))).status).toBe(200);
   });
 });
