@@ -208,6 +208,30 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get('k1')).toBeUndefined();
   });
 
+  it('answers sign-out cut-offs only under the lease, in revision order, and asks the database while a bulk change is re-read', () => {
+    const { cache, clock } = cacheAt();
+    const cut = (accountId: string, validAfterMs: number | null) => ({ kind: 'session_cutoff', accountId, validAfterMs }) as const;
+    cache.building();
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+    cache.announced(6, cut('acct_b', 2_000)); // heard while the snapshot is read: applied after it
+    cache.built(KeyMembership.of([]), 5, new Map([['acct_a', 1_000]]));
+    cache.granted(7_000, 6);
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_b'), cache.cutoff('acct_c')]).toEqual([1_000, 2_000, null]);
+    cache.announced(7, cut('acct_a', 3_000));
+    cache.announced(7, cut('acct_a', 9_999)); // a revision applied already: ignored
+    cache.announced(8, cut('acct_b', null)); // its row deleted
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_b')]).toEqual([3_000, null]);
+
+    cache.announced(9, decodeChange('!')); // a bulk change: cut-offs too may have changed unannounced
+    cache.announced(10, cut('acct_c', 4_000));
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+    cache.rebuilt(KeyMembership.of([]), 9, new Map([['acct_a', 5_000]]));
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_c')]).toEqual([5_000, 4_000]); // the snapshot, then what came after it
+
+    clock.now = 7_000; // the lease ran out: no answer from memory
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+  });
+
   it('answers from the membership only once it has applied every revision its lease claims', () => {
     const { cache, clock } = cacheAt();
     const member = `0123abcd${'0'.repeat(56)}`;

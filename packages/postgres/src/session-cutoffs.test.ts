@@ -13,7 +13,7 @@ let proxy: TcpProxy;
 let direct: Queryable;
 
 beforeAll(async () => {
-  database = await freshDatabase('sign_out_partition');
+  database = await freshDatabase('session_cutoffs');
   const url = new URL(database.url);
   proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
   direct = await openPostgres({ connectionString: database.url });
@@ -43,7 +43,7 @@ async function cutoffOn(store: PostgresKeyStore, accountId: string): Promise<num
 
 const event = { source: 'api', actor: 'partition-test', ip: null, userAgent: null, url: null } as const;
 
-describe('sign-out everywhere across a black-holed instance', () => {
+describe('sign-out cut-offs on PostgreSQL: a black-holed instance, a bulk plain-SQL change', () => {
   it('never answers the cut-off from before the sign-out once it has answered, and recovers after the heal', async () => {
     const timing = { leaseMs: 1_500, queryTimeoutMs: 300 };
     const a = new PostgresKeyStore({
@@ -87,6 +87,37 @@ describe('sign-out everywhere across a black-holed instance', () => {
     } finally {
       proxy.restore();
       await Promise.all([a.close(), b.close()]);
+    }
+  }, 30_000);
+
+  it('applies a plain-SQL cut-off of more than 10,000 accounts (one bulk change): every one refused once acknowledged, then from memory again', async () => {
+    const a = new PostgresKeyStore({ db: await openPostgres({ connectionString: database.url }), closeDatabase: true });
+    try {
+      await a.ready();
+      const revision = await direct.transaction(async (tx) => {
+        await tx.query(
+          "insert into drops_auth_session_cutoffs select 'bulk_' || i, timestamptz '2026-06-01T00:00:00Z' from generate_series(1, 10001) i",
+        );
+        const { rows } = await tx.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision');
+        return Number(rows[0]!.revision);
+      });
+      for (;;) {
+        const { rows } = await direct.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [revision]);
+        if (rows[0]!.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const expected = Date.parse('2026-06-01T00:00:00Z');
+      for (const account of ['bulk_1', 'bulk_5000', 'bulk_10001']) expect(await a.sessionCutoff(account)).toBe(expected);
+      let fromMemory: unknown;
+      for (let attempt = 0; attempt < 100; attempt++) {
+        fromMemory = a.sessionCutoff('bulk_7');
+        if (typeof fromMemory === 'number') break;
+        await fromMemory;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(fromMemory).toBe(expected); // the re-read landed: a value, no query
+    } finally {
+      await a.close();
     }
   }, 30_000);
 });
