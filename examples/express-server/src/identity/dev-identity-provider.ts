@@ -30,8 +30,16 @@ export class DevIdentityProvider {
     return this.#jwks;
   }
 
-  /** An ID token for `subject`, valid for an hour, signed in now (`auth_time`: what a recent-login mint checks). */
-  mintIdToken(subject: string): { idToken: string; expiresIn: number } {
+  /** The provider's clock, ms since the epoch. */
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * An ID token for `subject`, valid for an hour, signed in now or at `authTime` (seconds: a token
+   * refreshed from that sign-in; `auth_time` is what a recent-login mint and a sign-out check).
+   */
+  mintIdToken(subject: string, authTime?: number): { idToken: string; expiresIn: number } {
     const now = Math.floor(this.clock() / 1000);
     const header = { alg: 'RS256', typ: 'JWT', kid: this.#kid };
     const payload = {
@@ -39,7 +47,7 @@ export class DevIdentityProvider {
       aud: this.audience,
       sub: subject,
       iat: now,
-      auth_time: now,
+      auth_time: authTime ?? now,
       exp: now + DEV_TOKEN_LIFETIME_SECONDS,
       firebase: { identities: {}, sign_in_provider: 'dev' },
     };

@@ -12,12 +12,15 @@ const body = z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,64}$/)
       .optional(),
+    // A token refreshed from an earlier sign-in: that sign-in's time (seconds), issued now.
+    authTime: z.number().int().nonnegative().optional(),
   })
   .optional();
 
 /**
  * `/dev`, only with the development identity provider (never in production):
- * `POST /dev/token` `{"name": "alice"}` -> `200 {"idToken": "…", "expiresIn": 3600, "accountId": "dev:alice"}`.
+ * `POST /dev/token` `{"name": "alice"}` -> `200 {"idToken": "…", "expiresIn": 3600, "accountId": "dev:alice"}`;
+ * with `"authTime"` (seconds, not in the future) the token is one refreshed from that sign-in.
  * The token is an RS256 ID token for the subject `name` (default `dev-user`), verified like any other;
  * its account is `dev:<name>`, never a real provider's (identity/issuer-accounts.ts).
  */
@@ -27,9 +30,14 @@ export function devTokenRoutes(_ctx: RouteContext, dev: DevIdentityProvider): Ro
     .route('/token')
     .post(smallJson(), (req, res) => {
       const parsed = body.safeParse(req.body);
-      if (!parsed.success) throw badRequest('send {"name": "alice"}: 1 to 64 letters, digits, ".", "_" or "-"');
+      const authTime = parsed.data?.authTime;
+      if (!parsed.success || (authTime !== undefined && authTime * 1000 > dev.now())) {
+        throw badRequest(
+          'send {"name": "alice", "authTime"?: <seconds, not in the future>}: a name of 1 to 64 letters, digits, ".", "_" or "-"',
+        );
+      }
       const name = parsed.data?.name ?? 'dev-user';
-      const { idToken, expiresIn } = dev.mintIdToken(name);
+      const { idToken, expiresIn } = dev.mintIdToken(name, authTime);
       res.set('cache-control', 'no-store').json({ idToken, expiresIn, accountId: devAccountOf(name) });
     })
     .all((_req, _res, next) => next(methodNotAllowed('POST')));
