@@ -19,6 +19,7 @@ import { keysRoutes } from './routes/keys.js';
 import { leakedKeysRoutes } from './routes/leaked-keys.js';
 import { serveRoutes } from './routes/serve.js';
 import { vanityRoutes } from './routes/vanity.js';
+import { mountSessions } from './routes/sessions.js';
 import { mountWhoami } from './routes/whoami.js';
 import { useRequestContext } from './request-context.js';
 import { dropsHostOnly } from './user-content/drops-host-only.js';
@@ -28,7 +29,7 @@ import { userContentHeaders } from './user-content/user-content-headers.js';
 /**
  * Builds the reference server's Express app. Each account route family is mounted behind its
  * authentication, so a request without a valid credential anywhere under `/keys`, `/drops`,
- * `/vanity`, `/billing`, `/whoami` or `/deploy/…` is the uniform 401 before any routing (never a
+ * `/vanity`, `/billing`, `/whoami`, `/sessions` or `/deploy/…` is the uniform 401 before any routing (never a
  * 404 or 405 that tells what exists). The leaked-key routes (`POST /credentials/revoke`,
  * `POST /secret-scanning/github`) take no credential: holding a key is the right to kill it.
  */
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.devIdentity !== null) app.use('/dev', devTokenRoutes(ctx, deps.devIdentity));
   app.use(leakedKeysRoutes(ctx));
   app.use('/keys', keysRoutes(ctx));
+  mountSessions(app, ctx);
   app.use('/deploy', deployRoutes(ctx));
   app.use('/drops', auth.requireAuth(), dropsRoutes(ctx));
   app.use('/vanity', auth.requireAuth(), vanityRoutes(ctx));

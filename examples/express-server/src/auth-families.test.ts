@@ -20,6 +20,8 @@ const FAMILY_PATHS = [
   '/deploy/some-slug/more',
   '/whoami',
   '/whoami/x',
+  '/sessions',
+  '/sessions/x',
 ];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

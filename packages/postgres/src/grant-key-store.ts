@@ -8,6 +8,7 @@ import {
   WEBHOOK_OUTBOX_TABLE,
   WEBHOOKS_TABLE,
   REVISION_TABLE,
+  SESSION_CUTOFFS_TABLE,
   REVOCATION_PENDING_FUNCTION,
   REVOKE_KEY_FUNCTION,
   TAKE_REVISION_FUNCTION,
@@ -37,7 +38,7 @@ export function grantKeyStoreSql(role: string): string {
   const to = `to "${role}"`;
   return `${[
     `do $grant$ begin execute format('grant usage on schema %I ${to.replaceAll("'", "''")}', current_schema()); end $grant$`,
-    `grant select, insert, update, delete on ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${REVISION_TABLE}, ${LEASES_TABLE}, ${PENDING_REVOCATIONS_TABLE}, ${RATE_LIMITS_TABLE}, ${WEBHOOKS_TABLE}, ${WEBHOOK_OUTBOX_TABLE}, ${EXPIRY_NOTICES_TABLE} ${to}`,
+    `grant select, insert, update, delete on ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${REVISION_TABLE}, ${LEASES_TABLE}, ${PENDING_REVOCATIONS_TABLE}, ${RATE_LIMITS_TABLE}, ${WEBHOOKS_TABLE}, ${WEBHOOK_OUTBOX_TABLE}, ${EXPIRY_NOTICES_TABLE}, ${SESSION_CUTOFFS_TABLE} ${to}`,
     `grant usage, select on sequence ${KEY_EVENTS_TABLE}_seq_seq, ${PENDING_REVOCATIONS_TABLE}_id_seq, ${WEBHOOK_OUTBOX_TABLE}_id_seq ${to}`,
     `grant select on ${MIGRATIONS_TABLE} ${to}`,
     `grant execute on function ${REVOKE_KEY_FUNCTION}(text, text, timestamptz) ${to}`,

@@ -1,6 +1,7 @@
 import type { Migration } from './migration.js';
 import { migrate, type MigrateResult } from './migrate.js';
 import type { Queryable } from './queryable.js';
+import { CHANGE_MARKERS, sqlMarker } from './lease/change-message.js';
 
 /**
  * The migration set name of the key table in `drops_schema_migrations`.
@@ -59,15 +60,50 @@ export const WEBHOOK_OUTBOX_TABLE = 'drops_auth_webhook_outbox';
 export const EXPIRY_NOTICES_TABLE = 'drops_auth_key_expiry_notices';
 /** The trigger function that records the 'revoked' event of a plain-SQL revocation at commit (migration 10). @internal */
 export const RECORD_PLAIN_REVOCATION_FUNCTION = 'drops_auth_record_plain_revocation';
+/** The outbox row of a key event, as migration 10's webhook trigger writes it (migration 13's too). */
+const ENQUEUE_KEY_EVENT_WEBHOOK = `insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
+            select w.account_id, jsonb_build_object(
+              'type', 'key.' || new.type,
+              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'data', jsonb_build_object(
+                'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
+                'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'source', new.source, 'actor', new.actor, 'url', new.url
+              ) || case
+                when new.related_key_id is null then '{}'::jsonb
+                when new.type = 'rolled' then jsonb_build_object('rolledTo', new.related_key_id)
+                else jsonb_build_object('replaces', new.related_key_id)
+              end
+            )
+            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;`;
+
 /** The trigger function that queues a webhook delivery for every key event (migration 10). @internal */
 export const ENQUEUE_WEBHOOK_FUNCTION = 'drops_auth_enqueue_webhook';
+
+/**
+ * Each account's sign-out cut-off (migration 13): ID tokens of the account signed in (`auth_time`,
+ * else `iat`) at or before `tokens_valid_after` are refused. Any insert, update or delete, plain SQL
+ * included, is announced to every instance (`^<ms>:<account>`).
+ *
+ * @example
+ * ```ts
+ * await db.query(`update ${SESSION_CUTOFFS_TABLE} set tokens_valid_after = now() where account_id = $1`, ['acct_1']);
+ * ```
+ */
+export const SESSION_CUTOFFS_TABLE = 'drops_auth_session_cutoffs';
+/** The trigger function that announces every change of a sign-out cut-off (migration 13). @internal */
+export const ANNOUNCE_SESSION_CUTOFF_FUNCTION = 'drops_auth_announce_session_cutoff';
 
 /** The one-row table of the revocation revision counter (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const REVISION_TABLE = 'drops_auth_revision';
 /** Cache leases: one row per listening session of a caching instance (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). @internal */
 export const LEASES_TABLE = 'drops_auth_leases';
-/** The channel revocations are announced on, payload `<revision>:<key id>`. @internal */
-export const REVOCATIONS_CHANNEL = 'drops_auth_revocations';
+/**
+ * The channel every change of the cached state is announced on, payload `<revision>:<change>`
+ * (`lease/change-message.ts`: keys gone, minted or changed, sign-out cut-offs). Its name is from
+ * when it carried revocations only. @internal
+ */
+export const KEY_CHANGES_CHANNEL = 'drops_auth_revocations';
 /** The channel instances announce acknowledgements on, so revokers re-check at once. @internal */
 export const ACKS_CHANNEL = 'drops_auth_acks';
 /**
@@ -234,7 +270,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         end if;
         update ${REVISION_TABLE} r set revision = r.revision + 1 returning r.revision into next_revision;
         update ${KEYS_TABLE} k set revoked_revision = next_revision where k.id = key_id;
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || key_id);
+        perform pg_notify('${KEY_CHANGES_CHANNEL}', next_revision::text || ':' || key_id);
         return query select true, next_revision;
       end
       $fn$;
@@ -310,7 +346,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           values (found_account, found_id, 'revoked', found_prefix, found_name, ${REVOKE_KEY_FUNCTION}.at,
             ${REVOKE_KEY_FUNCTION}.source, ${REVOKE_KEY_FUNCTION}.actor, ${REVOKE_KEY_FUNCTION}.ip,
             ${REVOKE_KEY_FUNCTION}.user_agent, ${REVOKE_KEY_FUNCTION}.url);
-        perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || found_id);
+        perform pg_notify('${KEY_CHANGES_CHANNEL}', next_revision::text || ':' || found_id);
         return query select true, next_revision;
       end
       $fn$;
@@ -380,7 +416,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           update ${REVISION_TABLE} r set revision = taken::bigint where r.revision < taken::bigint;
           -- Changes past the announcement bound went unannounced: one bulk change covers them all.
           if ${ANNOUNCED_COUNT} > ${BULK_ANNOUNCEMENT_KEYS} then
-            perform pg_notify('${REVOCATIONS_CHANNEL}', taken || ':!');
+            perform pg_notify('${KEY_CHANGES_CHANNEL}', taken || ':${CHANGE_MARKERS.bulk_change}');
           end if;
           perform set_config('${ANNOUNCED_SETTING}', '', true);
         end if;
@@ -400,7 +436,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
       begin
         perform set_config('${ANNOUNCED_SETTING}', announced::text, true);
         if announced <= ${BULK_ANNOUNCEMENT_KEYS} then
-          perform pg_notify('${REVOCATIONS_CHANNEL}', next_revision::text || ':' || change);
+          perform pg_notify('${KEY_CHANGES_CHANNEL}', next_revision::text || ':' || change);
         end if;
         return next_revision;
       end
@@ -412,7 +448,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         next_revision bigint;
       begin
         if tg_level = 'STATEMENT' then
-          perform ${ANNOUNCE_CHANGE_FUNCTION}('*');
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(${sqlMarker('keys_truncated')});
           return null;
         end if;
         next_revision := ${ANNOUNCE_CHANGE_FUNCTION}(old.id);
@@ -571,7 +607,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         for each row
         when (old.revoked_at is null and new.revoked_at is null and new.id = old.id and new.account_id = old.account_id
           and new.expires_at is not null and (old.expires_at is null or new.expires_at < old.expires_at))
-        execute function ${ANNOUNCE_KEY_FUNCTION}('~');
+        execute function ${ANNOUNCE_KEY_FUNCTION}(${sqlMarker('key_changed')});
     `,
   },
   {
@@ -623,21 +659,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         language plpgsql as $fn$
       begin
         if new.type <> 'first_used' then
-          insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
-            select w.account_id, jsonb_build_object(
-              'type', 'key.' || new.type,
-              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-              'data', jsonb_build_object(
-                'keyId', new.key_id, 'prefix', new.prefix, 'name', new.name,
-                'at', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                'source', new.source, 'actor', new.actor, 'url', new.url
-              ) || case
-                when new.related_key_id is null then '{}'::jsonb
-                when new.type = 'rolled' then jsonb_build_object('rolledTo', new.related_key_id)
-                else jsonb_build_object('replaces', new.related_key_id)
-              end
-            )
-            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
+          ${ENQUEUE_KEY_EVENT_WEBHOOK}
         end if;
         return null;
       end
@@ -704,11 +726,11 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
           return null;
         end if;
         if minted_count > ${BULK_ANNOUNCEMENT_KEYS} then
-          perform ${ANNOUNCE_CHANGE_FUNCTION}('!');
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(${sqlMarker('bulk_change')});
           return null;
         end if;
         for minted_id in select id from minted where revoked_at is null loop
-          perform ${ANNOUNCE_CHANGE_FUNCTION}('+' || minted_id);
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(${sqlMarker('key_minted')} || minted_id);
         end loop;
         return null;
       end
@@ -722,7 +744,7 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         after update of revoked_at, id, account_id on ${KEYS_TABLE}
         for each row
         when (new.revoked_at is null and (old.revoked_at is not null or new.id <> old.id or new.account_id <> old.account_id))
-        execute function ${ANNOUNCE_KEY_FUNCTION}('+');
+        execute function ${ANNOUNCE_KEY_FUNCTION}(${sqlMarker('key_minted')});
     `,
   },
   {
@@ -749,6 +771,77 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         alter column message_id set not null;
       create index ${WEBHOOK_OUTBOX_TABLE}_due_by_account on ${WEBHOOK_OUTBOX_TABLE} (account_id, next_attempt_at, id)
         where failed_at is null;
+    `,
+  },
+  {
+    version: 13,
+    name: 'sign-out cut-offs',
+    // https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md#signing-out-everywhere: an
+    // account's cut-off is kept in every instance's memory under its lease, with the key membership,
+    // so an ID token costs no query. Every change of a row, whoever makes it (DELETE /sessions, a
+    // plain UPDATE of one row or of many), takes the next revision and is announced like a
+    // revocation (past BULK_ANNOUNCEMENT_KEYS in a transaction, as one bulk change: instances
+    // re-read), and DELETE /sessions waits for the acknowledgements. The payload carries the cut-off
+    // in ms since the epoch (empty: the row went), so applying it needs no query. A TRUNCATE is a
+    // bulk change. 'sessions_revoked' events name no key (key_id and prefix empty). Expand only:
+    // instances built on migration 12 ignore the new marker (they do not refuse signed-out tokens
+    // until upgraded).
+    sql: `
+      create table ${SESSION_CUTOFFS_TABLE} (
+        account_id text primary key,
+        tokens_valid_after timestamptz not null
+      );
+      alter table ${KEY_EVENTS_TABLE} drop constraint ${KEY_EVENTS_TABLE}_type_check;
+      alter table ${KEY_EVENTS_TABLE} add constraint ${KEY_EVENTS_TABLE}_type_check
+        check (type in ('minted', 'revoked', 'first_used', 'expired', 'rolled', 'sessions_revoked'));
+
+      create function ${ANNOUNCE_SESSION_CUTOFF_FUNCTION}() returns trigger
+        language plpgsql volatile as $fn$
+      begin
+        if tg_level = 'STATEMENT' then
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(${sqlMarker('bulk_change')});
+          return null;
+        end if;
+        if tg_op = 'DELETE' or (tg_op = 'UPDATE' and new.account_id <> old.account_id) then
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(${sqlMarker('session_cutoff')} || ':' || old.account_id);
+        end if;
+        if tg_op <> 'DELETE' then
+          perform ${ANNOUNCE_CHANGE_FUNCTION}(
+            ${sqlMarker('session_cutoff')} || floor(extract(epoch from new.tokens_valid_after) * 1000)::bigint::text || ':' || new.account_id
+          );
+        end if;
+        return null;
+      end
+      $fn$;
+      create trigger ${SESSION_CUTOFFS_TABLE}_announced
+        after insert or update or delete on ${SESSION_CUTOFFS_TABLE}
+        for each row execute function ${ANNOUNCE_SESSION_CUTOFF_FUNCTION}();
+      create trigger ${SESSION_CUTOFFS_TABLE}_truncated
+        after truncate on ${SESSION_CUTOFFS_TABLE}
+        for each statement execute function ${ANNOUNCE_SESSION_CUTOFF_FUNCTION}();
+
+      -- A sign-out is sent as sessions.revoked, with who and from where (the owner needs the
+      -- address to tell their own sign-out from an intruder's); key events as before.
+      create or replace function ${ENQUEUE_WEBHOOK_FUNCTION}() returns trigger
+        language plpgsql as $fn$
+      begin
+        if new.type = 'sessions_revoked' then
+          insert into ${WEBHOOK_OUTBOX_TABLE} (account_id, payload)
+            select w.account_id, jsonb_build_object(
+              'type', 'sessions.revoked',
+              'timestamp', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'data', jsonb_build_object(
+                'tokensValidAfter', to_char(new.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'source', new.source, 'actor', new.actor, 'ip', new.ip
+              )
+            )
+            from ${WEBHOOKS_TABLE} w where w.account_id = new.account_id;
+        elsif new.type <> 'first_used' then
+          ${ENQUEUE_KEY_EVENT_WEBHOOK}
+        end if;
+        return null;
+      end
+      $fn$;
     `,
   },
 ]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore, SESSION_CUTOFFS_TABLE } from './key-store-migrations.js';
 import { migrate } from './migrate.js';
 import { openPGliteKeyStore } from './open-key-store.js';
 import { openPGlite } from './open-pglite.js';
@@ -30,7 +30,7 @@ describeKeyStoreConformance(
   { describe, it, beforeEach, afterEach },
   'PostgresKeyStore on PGlite in memory',
   async () => {
-    await memory.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}`);
+    await memory.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${SESSION_CUTOFFS_TABLE}`);
     const store = new PostgresKeyStore({ db: memory, minUseIntervalMs: 0 });
     // One process, two store instances over the same database.
     const peer = new PostgresKeyStore({ db: memory, minUseIntervalMs: 0 });
@@ -43,14 +43,14 @@ describeKeyStoreConformance(
       },
     };
   },
-  { shared: true },
+  { shared: true, sessionCutoffs: true },
 );
 
 describeKeyStoreConformance(
   { describe, it, beforeEach, afterEach },
   'PostgresKeyStore on PGlite on disk',
   async () => {
-    await disk.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}`);
+    await disk.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${SESSION_CUTOFFS_TABLE}`);
     const store = new PostgresKeyStore({ db: disk, minUseIntervalMs: 0 });
     return {
       store,
@@ -65,7 +65,7 @@ describeKeyStoreConformance(
       cleanup: () => store.close(),
     };
   },
-  { persistent: true },
+  { persistent: true, sessionCutoffs: true },
 );
 
 describe('PGlite', () => {

@@ -1,6 +1,6 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
 import { keyColumns, newKeyValues } from './key-columns.js';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, SESSION_CUTOFFS_TABLE, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
 import { namedStatement, type Placeholder } from './named-statement.js';
 
 /**
@@ -100,6 +100,20 @@ export const SQL = {
     from unnest($1::text[]) with ordinality as r(id, n)
     cross join lateral ${REVOKE_KEY_FUNCTION}(r.id, null, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text) f
     order by r.n`,
+  // Sign-out everywhere: the account's cut-off moved forward (never back; the trigger of migration
+  // 13 takes a revision and announces it) and its 'sessions_revoked' event, naming no key.
+  signOut: `with cut as (
+      insert into ${SESSION_CUTOFFS_TABLE} as c (account_id, tokens_valid_after) values ($1, $2)
+      on conflict (account_id) do update set tokens_valid_after = greatest(c.tokens_valid_after, excluded.tokens_valid_after)
+      returning tokens_valid_after
+    ), logged as (
+      insert into ${KEY_EVENTS_TABLE} (${EVENT_COLUMNS})
+      values ($1, '', 'sessions_revoked', '', null, $2, $3::text, $4::text, $5::text, $6::text, $7::text)
+    )
+    select tokens_valid_after from cut`,
+  // The account's cut-off, when memory cannot answer (no cache, or stale after a bulk change).
+  sessionCutoff: `select floor(extract(epoch from tokens_valid_after) * 1000)::bigint::text as ms
+    from ${SESSION_CUTOFFS_TABLE} where account_id = $1`,
   // An account's events, newest first, through the (account_id, seq desc) index; seq below the cursor.
   // Ordered by the column, qualified: a bare `seq` would be the text output column ("9" > "12").
   listEvents: `select seq::text as seq, key_id, type, prefix, name, at, source, actor, ip, user_agent, url, related_key_id

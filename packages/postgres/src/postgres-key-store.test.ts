@@ -2,7 +2,7 @@ import { UnavailableError } from '@drops/auth';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
+import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore, SESSION_CUTOFFS_TABLE } from './key-store-migrations.js';
 import { openPostgresKeyStore } from './open-key-store.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
@@ -28,7 +28,7 @@ for (const cache of [true, false]) {
     { describe, it, beforeEach, afterEach },
     `PostgresKeyStore on PostgreSQL, cache ${cache ? 'on' : 'off'}`,
     async () => {
-      await db.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}`);
+      await db.query(`truncate ${KEYS_TABLE}, ${KEY_EVENTS_TABLE}, ${SESSION_CUTOFFS_TABLE}`);
       const store = new PostgresKeyStore({ db, minUseIntervalMs: 0, cache });
       // The peer is another instance: its own pool, its own connections.
       const peer = new PostgresKeyStore({ db: peerDb, minUseIntervalMs: 0, cache });
@@ -48,7 +48,7 @@ for (const cache of [true, false]) {
         },
       };
     },
-    { shared: true, persistent: true },
+    { shared: true, persistent: true, sessionCutoffs: true },
   );
 }
 

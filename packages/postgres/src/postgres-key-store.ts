@@ -14,6 +14,8 @@ import type {
   RevokeOptions,
   RollKeyOptions,
   RollKeyResult,
+  SessionCutoffs,
+  SignOutOptions,
 } from '@drops/auth';
 import { LastUsedBatcher } from '@drops/auth/internal';
 import { listKeyEvents, listKeys } from './account-listings.js';
@@ -66,7 +68,7 @@ export type { PostgresKeyStoreOptions } from './postgres-key-store-options.js';
  * await store.close();
  * ```
  */
-export class PostgresKeyStore implements KeyStore {
+export class PostgresKeyStore implements KeyStore, SessionCutoffs {
   readonly #db: Queryable;
   readonly #uses: LastUsedBatcher;
   readonly #closeDatabase: boolean;
@@ -261,6 +263,62 @@ export class PostgresKeyStore implements KeyStore {
     // Kept only if no revocation (or lease change) happened since the query was sent.
     this.#cache.remember(key, generation);
     return key;
+  }
+
+  /**
+   * The account's sign-out cut-off (ms since the epoch), or `null`: from memory under the lease on
+   * PostgreSQL (with the key membership: no query), and on PGlite; without its lease it waits for
+   * it, at most a query's timeout, then rejects (a 503), never answering from stale data. A query
+   * only without a cache (`cache: false`) or while a bulk change is re-read.
+   */
+  sessionCutoff(accountId: string): number | null | Promise<number | null> {
+    const known = this.#cache.cutoff(accountId);
+    if (known !== undefined) return known;
+    if (!this.#cache.held) return this.#cutoffWhenHeld(accountId);
+    return this.#queryCutoff(accountId);
+  }
+
+  async #cutoffWhenHeld(accountId: string): Promise<number | null> {
+    if (await this.#cache.heldWithin(this.#timeoutMs)) {
+      const known = this.#cache.cutoff(accountId);
+      if (known !== undefined) return known;
+      if (this.#cache.held) return this.#queryCutoff(accountId);
+    }
+    throw unavailable(new Error('no cache lease: the key store cannot answer sign-out cut-offs from memory'));
+  }
+
+  async #queryCutoff(accountId: string): Promise<number | null> {
+    try {
+      const { rows } = await this.#db.query<{ ms: string }>(SQL.sessionCutoff, [accountId], {
+        name: 'drops_auth_session_cutoff',
+        timeoutMs: this.#timeoutMs,
+      });
+      return rows[0] === undefined ? null : Number(rows[0].ms);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /**
+   * Moves the account's sign-out cut-off forward to `at` (never back) with its `'sessions_revoked'`
+   * event, in one transaction, and resolves the cut-off in force once every instance holding a
+   * cache lease has applied it or lost its lease (the wait of `revoke`; `report` as there).
+   */
+  async signOutEverywhere(accountId: string, { at, event, report }: SignOutOptions): Promise<Date> {
+    let outcome: { cutoff: Date; revision: number };
+    try {
+      outcome = await this.#db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ tokens_valid_after: Date }>(SQL.signOut, [accountId, at, ...eventParams(event)], {
+          name: 'drops_auth_sign_out',
+          timeoutMs: this.#timeoutMs,
+        });
+        return { cutoff: new Date(rows[0]!.tokens_valid_after), revision: await this.#mintRevision(tx) };
+      });
+    } catch (error) {
+      throw unavailable(error);
+    }
+    await this.#waitForRevision(outcome.revision, report);
+    return outcome.cutoff;
   }
 
   /**

@@ -33,7 +33,7 @@ export interface MintRequest {
 }
 
 /** What happened to a key. */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled';
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled' | 'sessions_revoked';
 
 /** How it happened: the API, revoke by value, GitHub secret scanning, an operator. */
 export type KeyEventSource = 'api' | 'revoke_by_value' | 'github_secret_scanning' | 'operator';
@@ -104,6 +104,8 @@ export interface Api {
   rollKey(id: string, graceSeconds: number): Promise<RolledKey>;
   /** Revokes every active key of the account; resolves how many. */
   revokeAllKeys(): Promise<number>;
+  /** Signs the account out everywhere (`DELETE /sessions`); resolves the cut-off (RFC 3339). */
+  signOutEverywhere(): Promise<string>;
   listDrops(): Promise<DropInfo[]>;
   /** Where key events are posted and how their deliveries stand; `null`: nowhere. */
   getWebhook(): Promise<WebhookEndpoint | null>;
@@ -180,6 +182,7 @@ export function createApi(session: Session, baseUrl: string, options: ApiOptions
       return (await (await call('POST', `/keys/${encodeURIComponent(id)}/roll`, { graceSeconds }, on401ForMint)).json()) as RolledKey;
     },
     revokeAllKeys: async () => ((await (await call('DELETE', '/keys')).json()) as { revoked: number }).revoked,
+    signOutEverywhere: async () => ((await (await call('DELETE', '/sessions')).json()) as { tokensValidAfter: string }).tokensValidAfter,
     getWebhook: async () => {
       const webhook = (await (await call('GET', '/keys/webhook')).json()) as WebhookEndpoint | { url: null };
       return webhook.url === null ? null : webhook;

@@ -21,6 +21,11 @@ describe('eventText', () => {
     expect(eventText({ ...base, ip: '203.0.113.7' }).detail).toBe('by alice, from 203.0.113.7');
   });
 
+  it('says who signed the account out everywhere, and from where', () => {
+    const event: KeyEventInfo = { ...base, type: 'sessions_revoked', keyId: '', prefix: '', name: null, ip: '203.0.113.7' };
+    expect(eventText(event)).toEqual({ title: 'Signed out everywhere', detail: 'by alice, from 203.0.113.7', link: null });
+  });
+
   it('says where a key was first used from, with its user agent', () => {
     expect(eventText({ ...base, type: 'first_used', actor: KEY, ip: '203.0.113.7', userAgent: 'curl/8.5.0' })).toEqual({
       title: 'First used',

@@ -18,6 +18,7 @@ const TITLES: Record<string, string> = {
   revoked: 'Revoked',
   expired: 'Expired',
   rolled: 'Rolled',
+  sessions_revoked: 'Signed out everywhere',
 };
 
 /** A key named by the start of its id (events carry the other key of a roll by id only). */

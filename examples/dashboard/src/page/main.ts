@@ -5,6 +5,8 @@ import { DropsView } from './drops-view.js';
 import { EventsView } from './events-view.js';
 import { durationOf } from './format.js';
 import { KeysView } from './keys-view.js';
+import { ConfirmDialog } from './modal-dialog.js';
+import { reportError } from './report-error.js';
 import { Session, type SessionEndReason } from './session.js';
 import { SignInView, type SignedIn } from './sign-in-view.js';
 import { WebhookView } from './webhook-view.js';
@@ -35,12 +37,25 @@ async function start(): Promise<void> {
   const drops = new DropsView(announcer, baseUrl);
   const webhook = new WebhookView(announcer);
   let session: Session | null = null;
+  let api: ReturnType<typeof createApi> | null = null;
+  const signOutEverywhereDialog = new ConfirmDialog({
+    id: 'sign-out-everywhere',
+    question: 'Sign out',
+    description:
+      'Every sign-in of this account until now is refused, on every device and browser, this one included: ' +
+      'anyone using one must sign in again. API keys are not affected.',
+    confirm: 'Sign out everywhere',
+    danger: true,
+  });
 
   const config = await loadConfig();
   const maxAuthAge = config.mintMaxAuthAgeSeconds ?? null;
   const endMessages: Record<SessionEndReason, string> = {
     expired: 'Your session expired. Sign in again.',
     'signed-out': 'Signed out.',
+    'signed-out-everywhere':
+      'Signed out everywhere: every earlier sign-in, on any device, is refused. Sign in again. ' +
+      'API keys still work: revoke them too (Revoke all keys) if someone else may hold one.',
     'sign-in-again':
       maxAuthAge !== null
         ? `To mint a key, sign in again: this server mints keys only within ${durationOf(maxAuthAge)} of signing in.`
@@ -64,7 +79,7 @@ async function start(): Promise<void> {
     session?.end('signed-out');
     const current = new Session(source, grant, { onEnd });
     session = current;
-    const api = createApi(current, baseUrl, { mintNeedsRecentSignIn: maxAuthAge !== null });
+    api = createApi(current, baseUrl, { mintNeedsRecentSignIn: maxAuthAge !== null });
     signIn.hide();
     accountLabel.textContent = current.accountLabel;
     accountBar.hidden = false;
@@ -76,6 +91,20 @@ async function start(): Promise<void> {
 
   const signIn = new SignInView(config, baseUrl, announcer, onSignedIn);
   byId('sign-out', HTMLButtonElement).addEventListener('click', () => void session?.signOut());
+  const everywhere = byId('sign-out-everywhere', HTMLButtonElement);
+  everywhere.addEventListener('click', async () => {
+    const [current, currentApi] = [session, api];
+    if (current === null || currentApi === null || !(await signOutEverywhereDialog.ask('everywhere'))) return;
+    everywhere.disabled = true;
+    try {
+      await currentApi.signOutEverywhere();
+      await current.signOut('signed-out-everywhere');
+    } catch (error) {
+      reportError(announcer, error);
+    } finally {
+      everywhere.disabled = false;
+    }
+  });
 
   byId('loading', HTMLParagraphElement).hidden = true;
   signIn.show();

@@ -72,6 +72,16 @@ describe('Session', () => {
     expect(src.calls).toBe(1);
   });
 
+  it('signs out at the provider too after signing out everywhere, reporting that reason', async () => {
+    const ended: SessionEndReason[] = [];
+    let providerSignOuts = 0;
+    const src = { ...source([]), signOut: async (): Promise<void> => void providerSignOuts++ };
+    const session = new Session(src, { idToken: 't1', expiresInMs: HOUR }, { onEnd: (r) => ended.push(r) });
+    await session.signOut('signed-out-everywhere');
+    expect([ended, providerSignOuts]).toEqual([['signed-out-everywhere'], 1]);
+    await expect(session.idToken()).rejects.toThrow('signed out everywhere');
+  });
+
   it('forgets the token when it ends, and reports the reason once', async () => {
     const ended: SessionEndReason[] = [];
     const session = new Session(source([]), { idToken: 't1', expiresInMs: HOUR }, { onEnd: (r) => ended.push(r) });

@@ -16,14 +16,16 @@ export interface IdentitySource {
 }
 
 /**
- * Why a session ended: it expired, the person signed out, or the server needs a more recent
- * sign-in for what they asked (minting, under `MINT_MAX_AUTH_AGE_SECONDS`).
+ * Why a session ended: it expired, the person signed out (here, or everywhere: `DELETE /sessions`),
+ * or the server needs a more recent sign-in for what they asked (minting, under
+ * `MINT_MAX_AUTH_AGE_SECONDS`).
  */
-export type SessionEndReason = 'expired' | 'signed-out' | 'sign-in-again';
+export type SessionEndReason = 'expired' | 'signed-out' | 'signed-out-everywhere' | 'sign-in-again';
 
 const END_MESSAGES: Record<SessionEndReason, string> = {
   expired: 'the session expired',
   'signed-out': 'signed out',
+  'signed-out-everywhere': 'signed out everywhere',
   'sign-in-again': 'a more recent sign-in is needed',
 };
 
@@ -97,9 +99,9 @@ export class Session {
     this.#onEnd(reason);
   }
 
-  /** Signs out here and at the identity provider. */
-  async signOut(): Promise<void> {
-    this.end('signed-out');
+  /** Signs out here and at the identity provider (`everywhere`: the server has refused every earlier sign-in). */
+  async signOut(reason: 'signed-out' | 'signed-out-everywhere' = 'signed-out'): Promise<void> {
+    this.end(reason);
     await this.#source.signOut();
   }
 

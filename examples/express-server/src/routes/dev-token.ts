@@ -7,7 +7,8 @@ import { devAccountOf } from '../identity/issuer-accounts.js';
 
 /**
  * `/dev`, only with the development identity provider (never in production):
- * `POST /dev/token` `{"name": "alice"}` -> `200 {"idToken": "…", "expiresIn": 3600, "accountId": "dev:alice"}`.
+ * `POST /dev/token` `{"name": "alice"}` -> `200 {"idToken": "…", "expiresIn": 3600, "accountId": "dev:alice"}`;
+ * with `"authTime"` (seconds, not in the future) the token is one refreshed from that sign-in.
  * The token is an RS256 ID token for the subject `name` (default `dev-user`), verified like any other;
  * its account is `dev:<name>`, never a real provider's (identity/issuer-accounts.ts).
  */

@@ -114,6 +114,23 @@ describe('/dev/token', () => {
       expect(p).toBeTruthy();
     });
 
+    it('issues a token refreshed from an earlier sign-in (authTime): refused after that account signs out everywhere', async () => {
+      const s = server();
+      const devToken = async (body: object): Promise<string> =>
+        ((await (await s.fetch('/dev/token', { method: 'POST', body: JSON.stringify(body) })).json()) as { idToken: string }).idToken;
+      const signedInAt = Math.floor(Date.now() / 1000) - 30;
+      const refreshed = await devToken({ name: 'bob', authTime: signedInAt });
+      const claims = JSON.parse(Buffer.from(refreshed.split('.')[1]!, 'base64url').toString()) as { auth_time: number; iat: number };
+      expect(claims.auth_time).toBe(signedInAt);
+      expect(claims.iat).toBeGreaterThan(signedInAt);
+      expect((await s.fetch('/whoami', { headers: bearer(refreshed) })).status).toBe(200);
+      expect((await s.fetch('/sessions', { method: 'DELETE', headers: bearer(await devToken({ name: 'bob' })) })).status).toBe(200);
+      expect((await s.fetch('/whoami', { headers: bearer(await devToken({ name: 'bob', authTime: signedInAt })) })).status).toBe(401);
+      for (const authTime of [Math.floor(Date.now() / 1000) + 600, 'yesterday', -1]) {
+        expect((await s.fetch('/dev/token', { method: 'POST', body: JSON.stringify({ name: 'bob', authTime }) })).status).toBe(400);
+      }
+    });
+
     it('defaults the name, and refuses bad input with 400', async () => {
       const s = server();
       const bare = await s.fetch('/dev/token', { method: 'POST' });

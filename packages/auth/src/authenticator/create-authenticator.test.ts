@@ -304,6 +304,51 @@ describe('createAuthenticator', () => {
     expect((await failure(buggy.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(503);
   });
 
+  describe('sign-out everywhere', () => {
+    const signedIn = (authTime: number | undefined, iat: number): IdTokenVerifier => ({
+      verify: async () => ({ ...claims, iat, exp: iat + 3600, ...(authTime === undefined ? {} : { auth_time: authTime }) }),
+      warmUp: async () => {},
+    });
+    const event = { source: 'api', actor: 'user_1', ip: null, userAgent: null, url: null } as const;
+
+    it('refuses a sign-in at or before the cut-off with the uniform 401, by auth_time (a refreshed token too), else by iat', async () => {
+      const keyStore = new MemoryKeyStore();
+      await keyStore.signOutEverywhere('user_1', { at: new Date(1_000_000), event });
+      const junk = await failure(setup().then(({ authenticator }) => authenticator.authenticate('Bearer hp_junk')));
+      for (const [authTime, iat] of [
+        [1_000, 1_000], // the caller's own token
+        [900, 900], // an older sign-in
+        [1_000, 1_500], // refreshed after the sign-out, from the old sign-in
+        [undefined, 1_000], // no auth_time: its iat
+      ] as const) {
+        const authenticator = createAuthenticator({ keyStore, idTokenVerifier: signedIn(authTime, iat) });
+        const refused = await failure(authenticator.authenticate(`Bearer ${GOOD_TOKEN}`));
+        expect(refused).toBeInstanceOf(UnauthenticatedError);
+        expect([refused.status, refused.headers, refused.bodyText]).toEqual([junk.status, junk.headers, junk.bodyText]);
+      }
+      const later = createAuthenticator({ keyStore, idTokenVerifier: signedIn(1_001, 1_001) });
+      expect(await later.authenticate(`Bearer ${GOOD_TOKEN}`)).toMatchObject({ accountId: 'user_1', credential: 'id_token' });
+    });
+
+    it('leaves other accounts and API keys alone', async () => {
+      const { keyStore, live } = await setup();
+      await keyStore.signOutEverywhere('acct_1', { at: new Date(5_000_000), event });
+      const authenticator = createAuthenticator({ keyStore, idTokenVerifier: signedIn(1_000, 1_000) });
+      expect(await authenticator.authenticate(`Bearer ${GOOD_TOKEN}`)).toMatchObject({ accountId: 'user_1' });
+      expect(await authenticator.authenticate(`Bearer ${live.secret}`)).toMatchObject({ accountId: 'acct_1' });
+    });
+
+    it('answers 503, never 401 or success, when the cut-off cannot be read', async () => {
+      const sessionCutoffs = { signOutEverywhere: async () => new Date(), sessionCutoff: () => Promise.reject(new Error('no lease')) };
+      const authenticator = createAuthenticator({
+        keyStore: new MemoryKeyStore(),
+        idTokenVerifier: signedIn(1_000, 1_000),
+        sessionCutoffs,
+      });
+      expect((await failure(authenticator.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(503);
+    });
+  });
+
   it('refuses every ID token when no verifier is configured', async () => {
     const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
     expect((await failure(authenticator.authenticate(`Bearer ${GOOD_TOKEN}`))).status).toBe(401);

@@ -13,6 +13,7 @@ import type { RequestInfo } from '../key-store/key-event.js';
 import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
+import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
 import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
@@ -31,6 +32,12 @@ export interface AuthenticatorOptions {
   idTokenVerifier?: IdTokenVerifier;
   /** Maps ID token claims to an account id. Default: `claims.sub`. */
   resolveAccount?: ResolveAccount;
+  /**
+   * Where each account's sign-out cut-off is read: an ID token signed in (`auth_time`, else `iat`)
+   * at or before it is the uniform 401. Default: `keyStore`, when it implements {@link SessionCutoffs}
+   * (`MemoryKeyStore` and `PostgresKeyStore` do).
+   */
+  sessionCutoffs?: SessionCutoffs;
   /**
    * The realm and message of the one 401 that this authenticator, and every adapter given it,
    * answers for every cause. Default the spec's: `WWW-Authenticate: Bearer realm="drops"` and
@@ -99,6 +106,9 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
       }),
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
+    sessionCutoffs: z.optional(
+      keyStoreOption<SessionCutoffs>({ SessionCutoffs: SESSION_CUTOFFS_METHODS }),
+    ),
     unauthenticated: z.optional(z.unknown()),
     onWarning: z.optional(functionOption<(message: string) => void>()),
   }),
@@ -165,6 +175,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     storeWarning.failed(error);
     return error;
   };
+  const cutoffs: SessionCutoffs | null = options.sessionCutoffs ?? (hasSessionCutoffs(keyStore) ? keyStore : null);
 
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
@@ -242,6 +253,17 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
     if (typeof accountId !== 'string' || accountId.length === 0) {
       throw refuse('not_permitted', 'resolveAccount refused the user');
+    }
+    if (cutoffs !== null) {
+      // From memory: a value, or (a store starting) a promise that may reject, a 503.
+      let cutoff: number | null;
+      try {
+        const found = cutoffs.sessionCutoff(accountId);
+        cutoff = found === null || typeof found === 'number' ? found : await found;
+      } catch (cause) {
+        throw keyStoreUnavailable(cause);
+      }
+      if (signedInBefore(cutoff, claims.auth_time, claims.iat)) throw refuse('signed_out');
     }
     return { accountId, credential: 'id_token', claims };
   }

@@ -15,8 +15,9 @@ Commands:
   keys --url <base>              list the account's keys and when each expires (DROPS_API_KEY)
   keys roll <id> --url <base>    mint the replacement of a key; the old one works for a grace (ID token)
   keys revoke <id> --url <base>  revoke a key of the account by id (DROPS_API_KEY)
+  sign-out-everywhere --url <base>  print the command that signs the account out everywhere (ID token)
 
---url may be left out when DROPS_URL holds the server's base URL (revoke, keys).
+--url may be left out when DROPS_URL holds the server's base URL (revoke, keys, sign-out-everywhere).
 
 Options:
   -h, --help        show help (also: drops-auth <command> --help)
@@ -128,4 +129,27 @@ Example:
   NEW_KEY=$(DROPS_API_KEY="$ID_TOKEN" drops-auth keys roll 3f0c… --url https://drops.example.com --grace 3600)
 
 Exit status: 0 listed (or rolled, or revoked), 2 usage error (no DROPS_API_KEY), 3 the server refused or could not be reached.
+`;
+
+/** `drops-auth sign-out-everywhere --help`. */
+export const SIGN_OUT_HELP = `Usage: drops-auth sign-out-everywhere --url <base URL>
+
+Prints the command that signs the account out everywhere (DELETE <base URL>/sessions): every ID
+token of the account signed in until then is refused on every server instance, the one sent
+included; API keys keep working (revoke them with DELETE <base URL>/keys). Run it with an ID token
+of the account in ID_TOKEN (the dashboard's "Sign out everywhere" does the same). This tool sends
+nothing: only an ID token may sign out, and it never holds one.
+
+It does not end the sign-in at your identity provider: sign out there too (and revoke its refresh
+tokens), or it hands out fresh ID tokens to whoever still holds that sign-in.
+
+Options:
+  --url <base>  the drops server (https:, or http: on loopback); default: DROPS_URL
+  -h, --help    show this help
+
+Example:
+  drops-auth sign-out-everywhere --url https://drops.example.com
+  # curl --fail-with-body -X DELETE -H "Authorization: Bearer $ID_TOKEN" 'https://drops.example.com/sessions'
+
+Exit status: 0 printed, 2 usage error.
 `;

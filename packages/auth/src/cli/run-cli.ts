@@ -8,6 +8,7 @@ import { printable } from './printable.js';
 import { redact } from './redact.js';
 import { revokeCommand } from './revoke-command.js';
 import { scanCommand } from './scan-command.js';
+import { signOutCommand } from './sign-out-command.js';
 import { UsageError } from './usage-error.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<number>> = {
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
   keys: (args, io) => keysCommand(args, io),
   revoke: revokeCommand,
   scan: scanCommand,
+  'sign-out-everywhere': (args, io) => signOutCommand(args, io),
 };
 
 function version(): string {

@@ -106,6 +106,7 @@ export type KeyStoreOperation =
   | 'revokeMany'
   | 'roll'
   | 'revokeAll'
+  | 'signOutEverywhere'
   | 'listEvents'
   | 'recordRevocationRequest'
   | 'pendingRevocationRequests'

@@ -24,7 +24,8 @@ export type UnauthenticatedReason =
   | 'invalid_token'
   | 'expired_token'
   | 'not_permitted'
-  | 'login_too_old';
+  | 'login_too_old'
+  | 'signed_out';
 
 /**
  * Sets V8's `Error.stackTraceLimit` (Node, Deno, workerd, Bun's JavaScriptCore too) and answers the

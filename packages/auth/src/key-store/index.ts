@@ -22,4 +22,5 @@ export type {
   RevokeManyStatus,
 } from './key-event.js';
 export type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
+export type { SessionCutoffs, SignOutOptions } from './session-cutoffs.js';
 export { MemoryKeyStore, type MemoryKeyStoreOptions } from './memory-key-store.js';

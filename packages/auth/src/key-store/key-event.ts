@@ -1,9 +1,11 @@
 /**
  * What happened to a key: minted, revoked, used for the first time, expired (written once, when
  * a request first came with the key after its expiry; its `at` is the expiry), or rolled (replaced
- * by a new key, `POST /keys/<id>/roll`: it expires when the grace ends).
+ * by a new key, `POST /keys/<id>/roll`: it expires when the grace ends). `'sessions_revoked'`: the
+ * account signed out everywhere (`DELETE /sessions`); its `at` is the cut-off, and it names no key
+ * (`keyId` and `prefix` are empty).
  */
-export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled';
+export type KeyEventType = 'minted' | 'revoked' | 'first_used' | 'expired' | 'rolled' | 'sessions_revoked';
 
 /**
  * How it happened. `'api'`: the `/keys` routes, or a request authenticated with the key (its first

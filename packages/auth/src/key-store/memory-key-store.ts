@@ -14,6 +14,7 @@ import {
 import type { ActiveKey, KeyRecord, KeyStore, NewKeyRecord } from './key-store.js';
 import type { RevokeManyOptions, RevokeOptions, RollKeyOptions, RollKeyResult } from './key-writes.js';
 import type { NewPendingRevocationRequest, PendingRevocationRequest } from './pending-revocation-request.js';
+import type { SessionCutoffs, SignOutOptions } from './session-cutoffs.js';
 import { parseEventCursor } from './event-cursor.js';
 import { systemClock, type Clock } from '../clock.js';
 import { keyRecordView } from './key-record.js';
@@ -59,7 +60,7 @@ interface StoredEvent {
  * const authenticator = createAuthenticator({ keyStore: new MemoryKeyStore() });
  * ```
  */
-export class MemoryKeyStore implements KeyStore {
+export class MemoryKeyStore implements KeyStore, SessionCutoffs {
   readonly #rows = new Map<string, MemoryRow>();
   /** Active keys per account, so the limit check needs no scan. */
   readonly #activeCounts = new Map<string, number>();
@@ -71,6 +72,8 @@ export class MemoryKeyStore implements KeyStore {
   readonly #pendingRevocations = new Map<string, PendingRevocationRequest>();
   #lastPendingId = 0;
   readonly #clock: Clock;
+  /** Each account's sign-out cut-off, ms since the epoch. */
+  readonly #cutoffs = new Map<string, number>();
 
   /**
    * @param options.minUseIntervalMs - least time between two recorded uses of a key (default 60 000 ms).
@@ -144,7 +147,25 @@ export class MemoryKeyStore implements KeyStore {
     this.#addEvent('minted', record, key.createdAt, context, replaces);
   }
 
-  #addEvent(type: KeyEventType, key: NewKeyRecord, at: Date, context: KeyEventContext, relatedKeyId?: string): void {
+  /** Moves the account's cut-off forward to `at` (never back), with its `'sessions_revoked'` event. */
+  async signOutEverywhere(accountId: string, { at, event }: SignOutOptions): Promise<Date> {
+    const cutoff = Math.max(this.#cutoffs.get(accountId) ?? Number.NEGATIVE_INFINITY, at.getTime());
+    this.#cutoffs.set(accountId, cutoff);
+    this.#addEvent('sessions_revoked', { id: '', accountId, prefix: '', name: null }, at, event);
+    return new Date(cutoff);
+  }
+
+  sessionCutoff(accountId: string): number | null {
+    return this.#cutoffs.get(accountId) ?? null;
+  }
+
+  #addEvent(
+    type: KeyEventType,
+    key: Pick<NewKeyRecord, 'id' | 'accountId' | 'prefix' | 'name'>,
+    at: Date,
+    context: KeyEventContext,
+    relatedKeyId?: string,
+  ): void {
     const { source, actor, ip, userAgent, url } = context;
     const event: KeyEvent = {
       type,

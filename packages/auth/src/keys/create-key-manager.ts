@@ -103,6 +103,16 @@ export interface KeyManager {
    * no instance accepts any of them.
    */
   revokeAll(principal: Principal, request?: RequestInfo): Promise<{ revoked: number }>;
+  /**
+   * Signs the account out everywhere (`DELETE /sessions`), ID token only (an API key gets the
+   * uniform 401): from the cut-off on, an ID token of the account signed in (`auth_time`, else
+   * `iat`) at or before it is the uniform 401, the caller's own included; API keys are untouched.
+   * The cut-off is the store's time, or the caller's sign-in if that is later (a provider's clock
+   * ahead of the store's). Writes a `'sessions_revoked'` event and resolves
+   * `{ tokensValidAfter }` (RFC 3339) once no instance accepts an earlier sign-in. A 404 when the
+   * key store does not implement `SessionCutoffs`.
+   */
+  signOutEverywhere(principal: Principal, request?: RequestInfo): Promise<{ tokensValidAfter: string }>;
   /** The account's active keys, newest first, as JSON for `GET /keys`. Never a secret. */
   list(principal: Principal): Promise<KeyJson[]>;
   /**
@@ -208,6 +218,7 @@ export function createKeyManager(options: KeyManagerOptions): KeyManager {
     mint: async (principal, mintOptions, request) => (await load()).mint(principal, mintOptions, request),
     roll: async (principal, id, rollOptions, request) => (await load()).roll(principal, id, rollOptions, request),
     revokeAll: async (principal, request) => (await load()).revokeAll(principal, request),
+    signOutEverywhere: async (principal, request) => (await load()).signOutEverywhere(principal, request),
     list: async (principal) => (await load()).list(principal),
     revoke: async (principal, id, request) => (await load()).revoke(principal, id, request),
     revokeBySecret: async (secrets, context) => (await load()).revokeBySecret(secrets, context),

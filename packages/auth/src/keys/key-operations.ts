@@ -16,6 +16,7 @@ import { UnavailableError } from '../errors/unavailable-error.js';
 import type { KeyStoreOperation } from '../diagnostics/diagnostics-messages.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
 import { observeRevocation, observeRevocationsByValue } from '../diagnostics/observe-revocation.js';
+import { hasSessionCutoffs } from '../key-store/session-cutoffs.js';
 import { eventContextOf, type KeyEventContext, type RequestInfo, type RevokeManyStatus } from '../key-store/key-event.js';
 import type { KeyProvenance, NewKeyRecord } from '../key-store/key-store.js';
 import { parseKeyEventsPage } from './events-page.js';
@@ -193,6 +194,16 @@ export function keyOperations(settings: KeyOperationSettings): KeyOperations {
       const event = eventContextOf('api', principal.claims.sub, request);
       const revoked = await guard('revokeAll', () => keyStore.revokeAll(principal.accountId, { at: new Date(clock()), event }));
       return { revoked };
+    },
+
+    async signOutEverywhere(principal, request) {
+      if (principal.credential !== 'id_token') throw new UnauthenticatedError('wrong_credential_type');
+      if (!hasSessionCutoffs(keyStore)) throw new NotFoundError('signing out everywhere needs a key store that keeps sign-out cut-offs');
+      const { auth_time: authTime, iat } = principal.claims;
+      const at = new Date(Math.max(keyStore.now(), (authTime ?? iat) * 1000));
+      const event = eventContextOf('api', principal.claims.sub, request);
+      const cutoff = await guard('signOutEverywhere', () => keyStore.signOutEverywhere(principal.accountId, { at, event }));
+      return { tokensValidAfter: cutoff.toISOString() };
     },
 
     async revokeBySecret(secrets, context) {

@@ -40,6 +40,8 @@ export interface KeyStoreCapabilities {
   readonly persistent?: boolean;
   /** The data is reached over a connection that can fail: the harness provides `unreachable`. */
   readonly remote?: boolean;
+  /** The store implements `SessionCutoffs` (sign-out everywhere): its part of the whole-store suite runs. */
+  readonly sessionCutoffs?: boolean;
 }
 
 type Claimed<S, K extends 'peer' | 'reopen' | 'unreachable'> = StoreHarness<S> & Required<Pick<StoreHarness<S>, K>>;

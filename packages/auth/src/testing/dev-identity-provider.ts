@@ -22,7 +22,8 @@ export function devIdentityAllowed(nodeEnv: string | undefined): boolean {
 const TOKEN_LIFETIME_SECONDS = 3600;
 /** The names it issues tokens for: the `sub` of the token. */
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
-const NAME_RULE = 'send {"name": "alice"}: 1 to 64 letters, digits, ".", "_" or "-"';
+const NAME_RULE =
+  'send {"name": "alice", "authTime"?: <seconds, not in the future>}: a name of 1 to 64 letters, digits, ".", "_" or "-"';
 /** A token request body is one small JSON object. */
 const MAX_BODY_CHARS = 1024;
 
@@ -108,16 +109,23 @@ export class DevIdentityProvider {
   }
 
   /**
-   * An RS256 ID token for `name` (its `sub`), Firebase-shaped, signed in now, valid for an hour.
-   * A name that is not 1 to 64 letters, digits, `.`, `_` or `-` is a `TypeError`.
+   * An RS256 ID token for `name` (its `sub`), Firebase-shaped, valid for an hour from now, signed
+   * in now or at `options.authTime` (seconds, not in the future: a token refreshed from that
+   * sign-in, as a provider's refresh keeps `auth_time`). A name that is not 1 to 64 letters,
+   * digits, `.`, `_` or `-`, or an `authTime` in the future, is a `TypeError`.
    */
-  issueIdToken(name: string): DevIdToken {
-    if (typeof name !== 'string' || !NAME.test(name)) throw new TypeError(`DevIdentityProvider.issueIdToken: ${NAME_RULE}`);
+  issueIdToken(name: string, options: { readonly authTime?: number } = {}): DevIdToken {
+    const nowSeconds = Math.floor(this.#clock() / 1000);
+    const { authTime } = options;
+    if (typeof name !== 'string' || !NAME.test(name) || (authTime !== undefined && !isSignInTime(authTime, nowSeconds))) {
+      throw new TypeError(`DevIdentityProvider.issueIdToken: ${NAME_RULE}`);
+    }
     const claims = firebaseShapedClaims({
       issuer: this.issuer,
       audience: this.audience,
       sub: name,
-      nowSeconds: Math.floor(this.#clock() / 1000),
+      nowSeconds,
+      ...(authTime !== undefined ? { authTimeSeconds: authTime } : {}),
       expiresInSeconds: TOKEN_LIFETIME_SECONDS,
       signInProvider: 'dev',
     });
@@ -127,12 +135,14 @@ export class DevIdentityProvider {
 
   /**
    * The token route's answer for a parsed JSON body: `{"name": "alice"}` (no body or `{}`: the
-   * name `dev-user`) is a 200 with `{ idToken, expiresIn, name }`; anything else a 400 saying what to send.
+   * name `dev-user`), optionally with `"authTime"` (seconds, as {@link issueIdToken}), is a 200
+   * with `{ idToken, expiresIn, name }`; anything else a 400 saying what to send.
    */
   answerTokenRequest(body: unknown): DevTokenAnswer {
-    const name = nameOf(body);
-    if (name === null) return { status: 400, headers: NO_STORE, body: { error: NAME_RULE } };
-    return { status: 200, headers: NO_STORE, body: this.issueIdToken(name) };
+    const request = tokenRequestOf(body, Math.floor(this.#clock() / 1000));
+    if (request === null) return { status: 400, headers: NO_STORE, body: { error: NAME_RULE } };
+    const { name, authTime } = request;
+    return { status: 200, headers: NO_STORE, body: this.issueIdToken(name, authTime === undefined ? {} : { authTime }) };
   }
 
   /**
@@ -153,13 +163,17 @@ export class DevIdentityProvider {
   }
 }
 
-/** The name a token request asks for, `dev-user` when it names none, or `null` for a body to refuse. */
-function nameOf(body: unknown): string | null {
-  if (body === undefined || body === null) return body === null ? null : 'dev-user';
-  if (typeof body !== 'object' || Array.isArray(body)) return null;
-  const keys = Object.keys(body);
-  if (keys.length === 0) return 'dev-user';
-  if (keys.length !== 1 || keys[0] !== 'name') return null;
-  const { name } = body as { name: unknown };
-  return typeof name === 'string' && NAME.test(name) ? name : null;
+/** Whether `seconds` can be a sign-in time: a whole number of seconds since the epoch, not after `nowSeconds`. */
+function isSignInTime(seconds: unknown, nowSeconds: number): seconds is number {
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 && seconds <= nowSeconds;
+}
+
+/** What a token request asks for (the name `dev-user` when it names none), or `null` for a body to refuse. */
+function tokenRequestOf(body: unknown, nowSeconds: number): { name: string; authTime?: number } | null {
+  if (body === undefined) return { name: 'dev-user' };
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { name = 'dev-user', authTime, ...rest } = body as { name?: unknown; authTime?: unknown };
+  if (Object.keys(rest).length > 0 || typeof name !== 'string' || !NAME.test(name)) return null;
+  if (authTime === undefined) return { name };
+  return isSignInTime(authTime, nowSeconds) ? { name, authTime } : null;
 }

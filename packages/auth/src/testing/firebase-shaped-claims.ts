@@ -8,6 +8,8 @@ export interface FirebaseShapedClaimsInput {
   readonly expiresInSeconds: number;
   /** `firebase.sign_in_provider`. */
   readonly signInProvider: string;
+  /** `auth_time`, in seconds: a token refreshed from that earlier sign-in. Default `nowSeconds`. */
+  readonly authTimeSeconds?: number;
 }
 
 /**
@@ -15,11 +17,11 @@ export interface FirebaseShapedClaimsInput {
  * development identity providers both mint (`auth_time` is what a recent-login mint checks).
  */
 export function firebaseShapedClaims(input: FirebaseShapedClaimsInput): Record<string, unknown> {
-  const { issuer, audience, sub, nowSeconds, expiresInSeconds, signInProvider } = input;
+  const { issuer, audience, sub, nowSeconds, expiresInSeconds, signInProvider, authTimeSeconds = nowSeconds } = input;
   return {
     iss: issuer,
     aud: audience,
-    auth_time: nowSeconds,
+    auth_time: authTimeSeconds,
     sub,
     iat: nowSeconds,
     exp: nowSeconds + expiresInSeconds,

@@ -10,6 +10,7 @@ import { keyEventLogTests } from './key-event-log-conformance.js';
 import { keyLookupTests } from './key-lookup-conformance.js';
 import { keyWritesTests } from './key-writes-conformance.js';
 import { pendingRevocationQueueTests } from './pending-revocation-queue-conformance.js';
+import { sessionCutoffsTests } from './session-cutoff-conformance.js';
 
 /** What a whole store under test is made of. */
 export type KeyStoreHarness = StoreHarness<KeyStore>;
@@ -20,6 +21,8 @@ const KEY_STORE_TESTS: readonly ConformancePart<KeyStore>[] = [
   keyWritesTests,
   keyEventLogTests,
   pendingRevocationQueueTests,
+  // Only for a store that claims `sessionCutoffs` (the part registers nothing otherwise).
+  sessionCutoffsTests,
 ];
 
 /**

@@ -38,6 +38,10 @@ export class InProcessKeyCache implements KeyCache {
     return this.#isOpen() ? this.#keys.get(id) : undefined;
   }
 
+  cutoff(accountId: string): number | null | undefined {
+    return this.#isOpen() ? this.#keys.cutoff(accountId) : undefined;
+  }
+
   heldWithin(): Promise<boolean> {
     return Promise.resolve(true);
   }

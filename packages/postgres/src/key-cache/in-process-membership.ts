@@ -1,5 +1,6 @@
-import { REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
+import { KEY_CHANGES_CHANNEL } from '../key-store-migrations.js';
 import { buildMembership } from '../lease/build-membership.js';
+import { decodeAnnouncement } from '../lease/change-message.js';
 import { CoherentKeyCache } from '../lease/coherent-key-cache.js';
 import type { Queryable, SqlExecutor } from '../queryable.js';
 
@@ -61,14 +62,14 @@ class MembershipFeed {
     void (async () => {
       try {
         if (!this.#listening) {
-          await listen(REVOCATIONS_CHANNEL, (payload) => this.#heard(payload));
+          await listen(KEY_CHANGES_CHANNEL, (payload) => this.#heard(payload));
           this.#listening = true;
         }
         // After LISTEN: announcements from here on complete what is read (the cache keeps them
         // until the read is done, and applies those after its revision).
         this.#keys.building();
         const built = await this.#read();
-        this.#keys.built(built.members, built.revision);
+        this.#keys.built(built.members, built.revision, built.cutoffs);
       } catch (error) {
         if (!inProcess.isOpen()) return;
         this.#onError(error);
@@ -80,8 +81,8 @@ class MembershipFeed {
 
   /** `<revision>:<change>`, as on PostgreSQL (see the lease's `RevocationListener`). */
   #heard(payload: string): void {
-    const colon = payload.indexOf(':');
-    this.#keys.announced(Number(payload.slice(0, colon)), payload.slice(colon + 1));
+    const { revision, change } = decodeAnnouncement(payload);
+    this.#keys.announced(revision, change);
     if (this.#keys.stale) this.#reread();
   }
 
@@ -92,7 +93,7 @@ class MembershipFeed {
     void this.#read().then(
       (built) => {
         this.#rereading = false;
-        this.#keys.rebuilt(built.members, built.revision);
+        this.#keys.rebuilt(built.members, built.revision, built.cutoffs);
         if (this.#keys.stale) this.#reread();
       },
       (error: unknown) => {

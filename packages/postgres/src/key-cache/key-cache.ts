@@ -14,6 +14,11 @@ export interface KeyCache {
    */
   get(id: string): ActiveKey | null | undefined;
   /**
+   * The account's sign-out cut-off (ms), when memory answers now; `null`: none; `undefined`: ask the
+   * database, if {@link held}.
+   */
+  cutoff(accountId: string): number | null | undefined;
+  /**
    * Whether a lookup may go on: always, except for the leased cache without its lease (or before
    * its membership is built and current), when the store waits ({@link heldWithin}) or answers 503.
    */
@@ -45,6 +50,7 @@ export interface KeyCache {
 /** No cache: every lookup is a query; a revocation's wait polls. @internal */
 export const noKeyCache: KeyCache = Object.freeze({
   get: () => undefined,
+  cutoff: () => undefined,
   held: true,
   heldWithin: () => Promise.resolve(true),
   generation: 0,

@@ -1,4 +1,4 @@
-import { KEYS_TABLE, REVISION_TABLE } from '../key-store-migrations.js';
+import { KEYS_TABLE, REVISION_TABLE, SESSION_CUTOFFS_TABLE } from '../key-store-migrations.js';
 import type { SqlExecutor } from '../queryable.js';
 import { FINGERPRINT_WORDS, writeFingerprint } from './id-fingerprints.js';
 import { KeyMembership } from './key-membership.js';
@@ -13,17 +13,22 @@ const SQL = {
   revision: `select revision::text as revision from ${REVISION_TABLE}`,
   // Keyset pages over the partial unique index of active keys: never one giant result.
   page: `select id from ${KEYS_TABLE} where revoked_at is null and id > $1 order by id limit $2`,
+  // Sign-out cut-offs (migration 13; absent before it, while a rolling upgrade migrates).
+  cutoffsExist: `select to_regclass('${SESSION_CUTOFFS_TABLE}') is not null as present`,
+  cutoffs: `select account_id, floor(extract(epoch from tokens_valid_after) * 1000)::bigint::text as ms from ${SESSION_CUTOFFS_TABLE}`,
 } as const;
 
 /** A membership read from one snapshot, and the revision that snapshot holds. @internal */
 export interface BuiltMembership {
   readonly members: KeyMembership;
+  /** Each account's sign-out cut-off, ms since the epoch. */
+  readonly cutoffs: Map<string, number>;
   readonly revision: number;
 }
 
 /**
- * Reads every active key id in pages, in one repeatable-read transaction on `session`, and builds
- * the {@link KeyMembership}. Announcements of revisions after `revision` are the caller's to apply.
+ * Reads every active key id in pages, and every sign-out cut-off, in one repeatable-read
+ * transaction on `session`, and builds the {@link KeyMembership}. Announcements of revisions after `revision` are the caller's to apply.
  * @internal
  */
 export async function buildMembership(session: SqlExecutor, timeoutMs: number, pageSize = MEMBERSHIP_PAGE_SIZE): Promise<BuiltMembership> {
@@ -42,12 +47,22 @@ export async function buildMembership(session: SqlExecutor, timeoutMs: number, p
       if (page.rows.length < pageSize) break;
       after = page.rows[page.rows.length - 1]!.id;
     }
+    const cutoffs = await readCutoffs(session, timeoutMs);
     await session.exec('commit');
-    return { members: new KeyMembership(fingerprints.slice(0, size)), revision };
+    return { members: new KeyMembership(fingerprints.slice(0, size)), cutoffs, revision };
   } catch (error) {
     await session.exec('rollback').catch(() => {});
     throw error;
   }
+}
+
+async function readCutoffs(session: SqlExecutor, timeoutMs: number): Promise<Map<string, number>> {
+  const cutoffs = new Map<string, number>();
+  const { rows: exist } = await session.query<{ present: boolean }>(SQL.cutoffsExist, [], { timeoutMs });
+  if (exist[0]?.present !== true) return cutoffs;
+  const { rows } = await session.query<{ account_id: string; ms: string }>(SQL.cutoffs, [], { timeoutMs });
+  for (const { account_id, ms } of rows) cutoffs.set(account_id, Number(ms));
+  return cutoffs;
 }
 
 function grown(array: Uint32Array, needed: number): Uint32Array<ArrayBuffer> {

@@ -1,3 +1,4 @@
+import { decodeChange } from './change-message.js';
 import { UnavailableError } from '@drops/auth';
 import { sampleKeyRecord } from '@drops/auth/testing';
 import { describe, expect, it } from 'vitest';
@@ -207,19 +208,43 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get('k1')).toBeUndefined();
   });
 
+  it('answers sign-out cut-offs only under the lease, in revision order, and asks the database while a bulk change is re-read', () => {
+    const { cache, clock } = cacheAt();
+    const cut = (accountId: string, validAfterMs: number | null) => ({ kind: 'session_cutoff', accountId, validAfterMs }) as const;
+    cache.building();
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+    cache.announced(6, cut('acct_b', 2_000)); // heard while the snapshot is read: applied after it
+    cache.built(KeyMembership.of([]), 5, new Map([['acct_a', 1_000]]));
+    cache.granted(7_000, 6);
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_b'), cache.cutoff('acct_c')]).toEqual([1_000, 2_000, null]);
+    cache.announced(7, cut('acct_a', 3_000));
+    cache.announced(7, cut('acct_a', 9_999)); // a revision applied already: ignored
+    cache.announced(8, cut('acct_b', null)); // its row deleted
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_b')]).toEqual([3_000, null]);
+
+    cache.announced(9, decodeChange('!')); // a bulk change: cut-offs too may have changed unannounced
+    cache.announced(10, cut('acct_c', 4_000));
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+    cache.rebuilt(KeyMembership.of([]), 9, new Map([['acct_a', 5_000]]));
+    expect([cache.cutoff('acct_a'), cache.cutoff('acct_c')]).toEqual([5_000, 4_000]); // the snapshot, then what came after it
+
+    clock.now = 7_000; // the lease ran out: no answer from memory
+    expect(cache.cutoff('acct_a')).toBeUndefined();
+  });
+
   it('answers from the membership only once it has applied every revision its lease claims', () => {
     const { cache, clock } = cacheAt();
     const member = `0123abcd${'0'.repeat(56)}`;
     const minted = `89abcdef${'0'.repeat(56)}`;
     cache.building();
-    cache.announced(6, `+${minted}`); // heard while the set is read: applied after it
+    cache.announced(6, decodeChange(`+${minted}`)); // heard while the set is read: applied after it
     cache.built(KeyMembership.of([member]), 5);
     cache.granted(7_000, 6);
     expect(cache.held).toBe(true);
     expect(cache.get(member)).toBeUndefined(); // a possible member: the database decides
     expect(cache.get(minted)).toBeUndefined();
     expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull(); // certainly not active: no query
-    cache.announced(7, member); // revoked
+    cache.announced(7, decodeChange(member)); // revoked
     expect(cache.get(member)).toBeNull();
 
     // A lapse on a live session, then a renewal that reads revision 9: until 8 and 9 are applied
@@ -230,9 +255,9 @@ describe('CoherentKeyCache, on an exact clock', () => {
     const later = `44444444${'0'.repeat(56)}`;
     expect(cache.held).toBe(false);
     expect(cache.get(later)).toBeUndefined();
-    cache.announced(8, `+${later}`);
+    cache.announced(8, decodeChange(`+${later}`));
     expect(cache.held).toBe(false);
-    cache.announced(9, `+${`55555555${'0'.repeat(56)}`}`);
+    cache.announced(9, decodeChange(`+${`55555555${'0'.repeat(56)}`}`));
     expect(cache.held).toBe(true);
     expect(cache.get(later)).toBeUndefined();
     expect(cache.get(`ffffffff${'0'.repeat(56)}`)).toBeNull();
@@ -245,12 +270,12 @@ describe('CoherentKeyCache, on an exact clock', () => {
     cache.built(KeyMembership.of([id('11111111')]), 5);
     cache.granted(7_000, 5);
     expect(cache.get(id('22222222'))).toBeNull();
-    cache.announced(6, '!'); // one INSERT of many keys: which ids, the database knows
+    cache.announced(6, decodeChange('!')); // one INSERT of many keys: which ids, the database knows
     expect(cache.stale).toBe(true);
     expect(cache.held).toBe(true); // still answering, by asking the database
     expect(cache.get(id('22222222'))).toBeUndefined();
-    cache.announced(7, id('11111111')); // revoked meanwhile, heard while stale
-    cache.announced(9, `+${id('33333333')}`); // minted after the re-read's snapshot
+    cache.announced(7, decodeChange(id('11111111'))); // revoked meanwhile, heard while stale
+    cache.announced(9, decodeChange(`+${id('33333333')}`)); // minted after the re-read's snapshot
 
     // A re-read from before the bulk change does not hold its keys: refused, still stale.
     cache.rebuilt(KeyMembership.of([id('11111111')]), 5);
@@ -264,12 +289,12 @@ describe('CoherentKeyCache, on an exact clock', () => {
     expect(cache.get(id('33333333'))).toBeUndefined();
     expect(cache.get(id('11111111'))).toBeNull();
     expect(cache.get(id('44444444'))).toBeNull();
-    cache.announced(8, `+${id('44444444')}`); // late, and in the snapshot already: not applied twice
+    cache.announced(8, decodeChange(`+${id('44444444')}`)); // late, and in the snapshot already: not applied twice
     expect(cache.get(id('44444444'))).toBeNull();
 
     // A bulk change after the snapshot, heard before the re-read arrived: stale again.
-    cache.announced(10, '!');
-    cache.announced(12, `+${id('55555555')}`);
+    cache.announced(10, decodeChange('!'));
+    cache.announced(12, decodeChange(`+${id('55555555')}`));
     cache.rebuilt(KeyMembership.of([id('22222222')]), 9);
     expect(cache.stale).toBe(true);
     cache.rebuilt(KeyMembership.of([id('66666666')]), 11);
@@ -287,7 +312,7 @@ describe('CoherentKeyCache, on an exact clock', () => {
     cache.remember(key, cache.generation);
     const readBefore = cache.generation;
     expect(cache.get('k1')).toBe(key);
-    cache.announced(6, '!'); // a transaction revoked more keys than are announced one by one
+    cache.announced(6, decodeChange('!')); // a transaction revoked more keys than are announced one by one
     expect(cache.get('k1')).toBeUndefined(); // the database decides
     cache.remember(key, readBefore);
     expect(cache.get('k1')).toBeUndefined();

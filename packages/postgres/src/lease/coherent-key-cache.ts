@@ -1,5 +1,6 @@
 import type { ActiveKey } from '@drops/auth';
 import { ActiveKeyCache } from '../active-key-cache.js';
+import type { KeyChange } from './change-message.js';
 import type { KeyMembership } from './key-membership.js';
 
 /**
@@ -13,9 +14,8 @@ import type { KeyMembership } from './key-membership.js';
  * The keys themselves, the generation and eviction are an {@link ActiveKeyCache}'s; this adds the
  * lease.
  *
- * Under the same lease it holds the {@link KeyMembership} of every active id, kept current by the
- * announcements (`<revision>:+<id>` a key became active, `<revision>:<id>` it went, `*` all went),
- * applied in revision order. A bulk change (`!`: one INSERT of many keys, or a transaction that
+ * Under the same lease it holds the {@link KeyMembership} of every active id and every account's
+ * sign-out cut-off, kept current by the announced {@link KeyChange}s, applied in revision order. A bulk change (`!`: one INSERT of many keys, or a transaction that
  * changed more keys than are announced one by one) empties the kept keys and makes the membership
  * stale: until it is re-read ({@link rebuilt}) every id not kept is looked up in the database
  * ({@link stale}), which is also what lets the instance acknowledge that revision at once. It answers only while {@link held}: the lease is valid, the
@@ -28,8 +28,10 @@ export class CoherentKeyCache {
   readonly #now: () => number;
   #deadline = Number.NEGATIVE_INFINITY;
   #members: KeyMembership | null = null;
+  /** Each account's sign-out cut-off (ms since the epoch), read and kept with the membership. */
+  #cutoffs = new Map<string, number>();
   /** Announcements heard while the membership is built: applied once it is, after its snapshot. */
-  #heard: { revision: number; id: string }[] = [];
+  #heard: { revision: number; change: KeyChange | null }[] = [];
   /** A bulk change made the membership stale: misses go to the database until {@link rebuilt}. */
   #stale = false;
   /** The revision of the bulk change that made it stale: a re-read must hold it. */
@@ -77,6 +79,15 @@ export class CoherentKeyCache {
   }
 
   /**
+   * The account's sign-out cut-off in ms (ID tokens signed in at or before it are refused), `null`
+   * for none; `undefined` when the database must say (not {@link held}, or stale after a bulk change).
+   */
+  cutoff(accountId: string): number | null | undefined {
+    if (!this.held || this.#stale) return undefined;
+    return this.#cutoffs.get(accountId) ?? null;
+  }
+
+  /**
    * Resolves `true` once {@link held}, `false` if not within `ms`. Only an instance starting (never
    * held yet) waits; one that lost its lease answers `false` at once (a 503) until it has it again.
    */
@@ -121,62 +132,83 @@ export class CoherentKeyCache {
    * the stale one, with the announcements heard since the bulk change that are newer than its
    * snapshot applied on top. Later announcements up to `revision` are in the snapshot already.
    */
-  rebuilt(members: KeyMembership, revision: number): void {
+  rebuilt(members: KeyMembership, revision: number, cutoffs: Map<string, number> = new Map()): void {
     // Not stale any more (a new session built it from scratch), or read before the bulk change.
     if (this.#members === null || !this.#stale || revision < this.#staleSince) return;
     const heard = this.#heard;
     this.#heard = [];
     this.#members = members;
+    this.#cutoffs = cutoffs;
     this.#stale = false;
-    for (const { revision: r, id } of heard) {
+    for (const { revision: r, change } of heard) {
       if (r <= revision) continue;
       if (this.#stale)
-        this.#heard.push({ revision: r, id }); // another bulk change, after the snapshot
-      else this.#apply(members, r, id);
+        this.#heard.push({ revision: r, change }); // another bulk change, after the snapshot
+      else this.#apply(members, r, change);
     }
     this.#applied = Math.max(this.#applied, revision);
   }
 
   /** The membership read at `revision`; announcements heard since are applied on top, in order. */
-  built(members: KeyMembership, revision: number): void {
+  built(members: KeyMembership, revision: number, cutoffs: Map<string, number> = new Map()): void {
     this.#members = members;
+    this.#cutoffs = cutoffs;
     this.#applied = revision;
     const heard = this.#heard;
     this.#heard = [];
-    for (const { revision: r, id } of heard) this.announced(r, id);
+    for (const { revision: r, change } of heard) this.announced(r, change);
     this.#wakeWaiters();
   }
 
   /**
-   * An announcement: `+<id>` became active, `~<id>` changed but stays active (its expiry got
-   * shorter: the cached copy is stale), `<id>` went, `*` every key went, `!` many keys changed at
-   * once (became active or went: no key kept is trusted, and the membership is {@link stale} until
-   * re-read).
+   * An announced change (see {@link KeyChange}): kept keys it concerns are dropped at once; the
+   * membership and the cut-offs apply it in revision order. A bulk change drops every kept key and
+   * makes the membership {@link stale} until re-read. A change this version does not know (`null`)
+   * only counts as applied.
    */
-  announced(revision: number, id: string): void {
-    if (id[0] === '~') this.#keys.drop(id.slice(1));
-    else if (id !== '*' && id !== '!' && id[0] !== '+') this.#keys.drop(id);
-    if (id === '*' || id === '!') this.#keys.clear();
+  announced(revision: number, change: KeyChange | null): void {
+    this.#dropKept(change);
     const members = this.#members;
     if (members === null) {
-      this.#heard.push({ revision, id });
+      this.#heard.push({ revision, change });
       return;
     }
     if (revision <= this.#applied) return;
     this.#applied = revision;
-    if (this.#stale) this.#heard.push({ revision, id });
-    else this.#apply(members, revision, id);
+    if (this.#stale) this.#heard.push({ revision, change });
+    else this.#apply(members, revision, change);
     if (this.#waiters.size > 0 || !this.#wasHeld) this.#wakeWaiters();
   }
 
-  #apply(members: KeyMembership, revision: number, id: string): void {
-    if (id === '!') {
-      this.#stale = true;
-      this.#staleSince = revision;
-      this.#heard = [];
-    } else if (id === '*') members.clear();
-    else if (id[0] === '+') members.add(id.slice(1));
-    else if (id[0] !== '~') members.remove(id);
+  #dropKept(change: KeyChange | null): void {
+    if (change === null) return;
+    if (change.kind === 'key_gone' || change.kind === 'key_changed') this.#keys.drop(change.id);
+    else if (change.kind === 'keys_truncated' || change.kind === 'bulk_change') this.#keys.clear();
+  }
+
+  #apply(members: KeyMembership, revision: number, change: KeyChange | null): void {
+    switch (change?.kind) {
+      case 'bulk_change':
+        this.#stale = true;
+        this.#staleSince = revision;
+        this.#heard = [];
+        return;
+      case 'keys_truncated':
+        members.clear();
+        return;
+      case 'key_minted':
+        members.add(change.id);
+        return;
+      case 'key_gone':
+        members.remove(change.id);
+        return;
+      case 'key_changed':
+      case undefined:
+        return;
+      case 'session_cutoff':
+        if (change.validAfterMs === null) this.#cutoffs.delete(change.accountId);
+        else this.#cutoffs.set(change.accountId, change.validAfterMs);
+    }
   }
 
   /** Bytes the membership takes now (0 before it is built). */

@@ -77,6 +77,10 @@ export class LeasedKeyCache implements KeyCache {
     return this.#keys.get(id);
   }
 
+  cutoff(accountId: string): number | null | undefined {
+    return this.#keys.cutoff(accountId);
+  }
+
   get held(): boolean {
     return this.#keys.held;
   }

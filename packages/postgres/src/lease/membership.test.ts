@@ -5,7 +5,7 @@ import type { DedicatedSession } from '../dedicated-session.js';
 import { openPostgres } from '../open-postgres.js';
 import type { PostgresKeyStore } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
-import { BULK_ANNOUNCEMENT_KEYS, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
+import { BULK_ANNOUNCEMENT_KEYS, KEY_CHANGES_CHANNEL } from '../key-store-migrations.js';
 import { cachedOn } from '../test-support/cached-on.js';
 import { countingQueryable } from '../test-support/counting-queryable.js';
 import { eventually } from '../test-support/eventually.js';
@@ -201,7 +201,7 @@ describe('membership of active keys under the lease', () => {
     const listener = await stores.database.pool().connect();
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.payload ?? ''));
-    await listener.query(`listen ${REVOCATIONS_CHANNEL}`);
+    await listener.query(`listen ${KEY_CHANGES_CHANNEL}`);
     const keys = Array.from({ length: BULK_ANNOUNCEMENT_KEYS + 1 }, () => sampleKeyRecord({ accountId: 'acct_bulk_many' }));
     const revision = await stores.direct.transaction(async (tx) => {
       const before = await revisionRowUpdates(tx);
@@ -252,7 +252,7 @@ describe('membership of active keys under the lease', () => {
     const listener = await stores.database.pool().connect();
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.payload ?? ''));
-    await listener.query(`listen ${REVOCATIONS_CHANNEL}`);
+    await listener.query(`listen ${KEY_CHANGES_CHANNEL}`);
     let revision: string;
     try {
       revision = await stores.direct.transaction(async (tx) => {

@@ -1,9 +1,10 @@
 import type { CoherentKeyCache } from './coherent-key-cache.js';
 import type { DedicatedSession } from '../dedicated-session.js';
-import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, REVOCATIONS_CHANNEL } from '../key-store-migrations.js';
+import { ACKS_CHANNEL, LEASES_TABLE, REVISION_TABLE, KEY_CHANGES_CHANNEL } from '../key-store-migrations.js';
 import type { DatabaseClock } from './database-clock.js';
 import { leaseDeadline, renewalIntervalMs, type LeaseTiming } from './lease.js';
 import { buildMembership } from './build-membership.js';
+import { decodeAnnouncement } from './change-message.js';
 import { NotificationsUnheardError } from '../notifications-unheard-error.js';
 
 /** Each instance's own channel for its hearing checks (with its id in hex: 46 characters of the 63 allowed). */
@@ -16,7 +17,7 @@ const MIN_PROBE_WAIT_MS = 2_000;
 const MEMBERSHIP_PAGE_TIMEOUT_MS = 30_000;
 
 const SQL = {
-  listen: (heard: string) => `listen ${REVOCATIONS_CHANNEL}; listen ${ACKS_CHANNEL}; listen ${heard}`,
+  listen: (heard: string) => `listen ${KEY_CHANGES_CHANNEL}; listen ${ACKS_CHANNEL}; listen ${heard}`,
   // After LISTEN: revisions up to the one read here committed before this lease began, so reads
   // made under it already see them (https://github.com/drops-dev/drops-auth/blob/main/docs/revocation.md). Earlier sessions of this instance lapsed
   // before this one began: their rows go, so no revoker waits on them.
@@ -142,7 +143,7 @@ export class RevocationListener {
       try {
         session = await o.openSession();
         const built = await buildMembership(session, MEMBERSHIP_PAGE_TIMEOUT_MS);
-        o.cache.rebuilt(built.members, built.revision);
+        o.cache.rebuilt(built.members, built.revision, built.cutoffs);
       } catch (error) {
         if (!this.#closed) o.onError(error);
       } finally {
@@ -211,12 +212,10 @@ export class RevocationListener {
         o.onAcknowledgement();
         return;
       }
-      if (channel !== REVOCATIONS_CHANNEL) return;
-      const colon = payload.indexOf(':');
-      const revision = Number(payload.slice(0, colon));
-      // '<id>' went, '+<id>' became active, '~<id>' changed, '*' the key table was truncated, '!'
-      // many keys changed at once (the membership is re-read, see #rebuildIfStale).
-      o.cache.announced(revision, payload.slice(colon + 1));
+      if (channel !== KEY_CHANGES_CHANNEL) return;
+      // A bulk change makes the membership stale: it is re-read, see #rebuildIfStale.
+      const { revision, change } = decodeAnnouncement(payload);
+      o.cache.announced(revision, change);
       if (revision > processed) processed = revision;
       this.#wake?.(); // acknowledge now
     });
@@ -248,7 +247,7 @@ export class RevocationListener {
       o.cache.building();
       const built = await buildMembership(session, Math.max(timeoutMs, MEMBERSHIP_PAGE_TIMEOUT_MS));
       check();
-      o.cache.built(built.members, built.revision);
+      o.cache.built(built.members, built.revision, built.cutoffs);
       let sentAt = o.monotonicNow();
       let wallSentAt = o.clock.wallNow();
       const { rows } = await session.query<{ seen_revision: string; database_ms: string | number }>(

@@ -264,6 +264,17 @@ describe('webhook delivery from the outbox', () => {
     expect(events.find((e) => e.type === 'minted' && e.keyId === rolled.id)).toMatchObject({ replaces: old.id });
   });
 
+  it('sends sessions.revoked when the account signs out everywhere, with the actor and the client address', async () => {
+    const r = await receiver();
+    const { secret } = await keys.webhook.set(owner('acct_sign_out'), { url: r.url });
+    const { tokensValidAfter } = await keys.signOutEverywhere(owner('acct_sign_out'), { ip: '203.0.113.7', userAgent: 'curl/8.5.0' });
+    sender();
+    await eventually(() => (r.delivered.length === 1 ? true : undefined));
+    const payload = verified(secret, r.delivered[0]!);
+    expect(payload.type).toBe('sessions.revoked');
+    expect(payload.data).toEqual({ tokensValidAfter, source: 'api', actor: 'acct_sign_out', ip: '203.0.113.7' });
+  });
+
   it('writes key.expiring once per key and lead time, and the expired event of a key whose expiry passed', async () => {
     const r = await receiver();
     const { secret } = await keys.webhook.set(owner('acct_exp'), { url: r.url });
