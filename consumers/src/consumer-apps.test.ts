@@ -4,23 +4,23 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  LocalIdentityProvider,
-  sendRawRequest,
-  snapshotOf,
-  UNIFORM_401,
-  uniform401WireSweep,
-  wireSnapshotOf,
-  type AnswerSnapshot,
-} from '@drops/auth/testing';
+import { LocalIdentityProvider, snapshotOf, UNIFORM_401, uniform401WireSweep, type AnswerSnapshot } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
-import { checkKeyFlow } from '../smoke/key-flow.mjs';
+import { checkDuplicatedAuthorization, checkKeyFlow } from '../smoke/key-flow.mjs';
 import { checkGlobalBodyParser } from './check-global-body-parser.js';
 import { limitConcurrency, type Limiter } from './limit-concurrency.js';
 import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
-import { isCliScenario, SCENARIO_OPTIONS_ENV, SCENARIOS, type CliScenario, type Scenario, type TscScenario } from './scenarios.js';
+import {
+  buildKeyOf,
+  isCliScenario,
+  SCENARIO_OPTIONS_ENV,
+  SCENARIOS,
+  type CliScenario,
+  type Scenario,
+  type TscScenario,
+} from './scenarios.js';
 import { buildWithCli, compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
 import { freePort, startApp, startCliServer, stopAllApps, type RunningApp } from './start-app.js';
 
@@ -52,7 +52,10 @@ const CLI_BUILD = 'cli build';
 let scratchRoot: string;
 /** The identity provider of the apps built by a CLI: theirs is the test's own, so the wire sweep can forge its tokens. */
 let idp: LocalIdentityProvider;
-/** Started together in beforeAll: installs run concurrently, tsc runs on at most one per core. */
+/**
+ * By scenario name, started together in beforeAll: installs run concurrently, tsc runs on at most
+ * one per core.
+ */
 const prepared = new Map<string, Promise<Prepared>>();
 const nodeBinaries = new Map<string, Promise<string>>();
 
@@ -105,11 +108,18 @@ beforeAll(async () => {
   };
   // The tsc apps first, so that a CLI build knows every tsc run it must wait for.
   const ordered = [...PLAYED].sort((a, b) => Number(isCliScenario(a)) - Number(isCliScenario(b)));
+  // Scenarios that differ only in run-time options share one install and compile.
+  const builds = new Map<string, Promise<Prepared>>();
   for (const scenario of ordered) {
-    const ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
-    ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
+    const build = buildKeyOf(scenario);
+    let ready = builds.get(build);
+    if (ready === undefined) {
+      ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
+      ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
+      builds.set(build, ready);
+      if (!isCliScenario(scenario)) tscApps.push(ready);
+    }
     prepared.set(scenario.name, ready);
-    if (!isCliScenario(scenario)) tscApps.push(ready);
     for (const version of scenario.alsoRunsOn ?? []) {
       if (nodeBinaries.has(version)) continue;
       const binary = nodeBinary(version);
@@ -145,20 +155,7 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
   const app = await startApp(await node, project.entry, project.dir, { [SCENARIO_OPTIONS_ENV]: (scenario.options ?? []).join(',') });
   try {
     await checkKeyFlow({ url: app.url, idToken: app.idToken, accountId: 'acct-consumer' });
-    // Two Authorization headers, a valid ID token first (Node keeps only the first in
-    // `req.headers`), are the uniform 401 on the wire: the no-credential answer, byte for byte.
-    const reference = wireSnapshotOf(await sendRawRequest(app.url, 'GET', '/whoami'));
-    const duplicated: ReadonlyArray<readonly [string, string]> = [
-      ['Authorization', `Bearer ${app.idToken}`],
-      ['Authorization', 'Bearer junk'],
-    ];
-    for (const [method, path, body] of [
-      ['GET', '/whoami'],
-      ['GET', '/keys'],
-      ['POST', '/keys', '{"name": '],
-    ] as const) {
-      expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
-    }
+    await checkDuplicatedAuthorization({ url: app.url, idToken: app.idToken });
     if (scenario.options?.includes('global-body-parser')) await checkGlobalBodyParser(app);
     // A framework that drops rejected promises would have died on one of the flow's paths.
     expect(app.isRunning()).toBe(true);
@@ -196,8 +193,41 @@ const NEXT_UNIFORM_401: AnswerSnapshot = {
   headers: { ...UNIFORM_401.headers, 'content-length': null },
 };
 
-/** Installing and building Next.js waits for every other scenario's tsc, then for the other Next build. */
-const CLI_BUILD_TIMEOUT = 900_000;
+/**
+ * For a test that waits on its app's install and build: every install runs at once from the start
+ * of the file, and building Next.js waits for every other scenario's tsc, then for the other Next build.
+ */
+const PREPARED_TIMEOUT = 900_000;
+
+// The apps compiled by tsc, concurrently: each test waits on its app's install and compile, then on
+// its app's own process, while the Next.js builds below take the cores.
+describe.concurrent('apps compiled by tsc', { timeout: PREPARED_TIMEOUT }, () => {
+  describe.each(PLAYED.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
+    it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
+      await installed(scenario);
+    });
+
+    it('typechecks under strict with the workspace tsc', async () => {
+      await expectCleanCompile(scenario, 'tsconfig.json');
+    });
+
+    for (const variant of Object.keys(scenario.alsoTypecheckedUnder ?? {})) {
+      it(`typechecks under moduleResolution ${variant} too`, async () => {
+        await expectCleanCompile(scenario, `tsconfig.${variant}.json`);
+      });
+    }
+
+    it(`runs the key flow over HTTP on Node ${process.versions.node} (the test runner's)`, async () => {
+      await expectKeyFlowOn(scenario, Promise.resolve(process.execPath));
+    });
+
+    for (const version of scenario.alsoRunsOn ?? []) {
+      it(`runs the key flow over HTTP on Node ${version}`, async () => {
+        await expectKeyFlowOn(scenario, nodeBinaries.get(version)!);
+      });
+    }
+  });
+});
 
 describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   let app: RunningApp | undefined;
@@ -207,24 +237,24 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   /** One server for the scenario's tests, started by the first that needs it. */
   const server = async (): Promise<RunningApp> => (app ??= await startBuilt(scenario));
 
-  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', { timeout: PREPARED_TIMEOUT }, async () => {
     await installed(scenario);
   });
 
-  it("builds with its own CLI, which typechecks the route handlers with the app's TypeScript", { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it("builds with its own CLI, which typechecks the route handlers with the app's TypeScript", { timeout: PREPARED_TIMEOUT }, async () => {
     const build = (await installed(scenario)).compiles.get(CLI_BUILD)!;
     expect(build.code, build.output).toBe(0);
     expect(build.output).not.toMatch(/type error|failed to compile/i);
   });
 
-  it(`runs the key flow over HTTP on its own server, on Node ${process.versions.node}`, { timeout: CLI_BUILD_TIMEOUT }, async () => {
+  it(`runs the key flow over HTTP on its own server, on Node ${process.versions.node}`, { timeout: PREPARED_TIMEOUT }, async () => {
     const running = await server();
     await checkKeyFlow({ url: running.url, idToken: running.idToken, accountId: 'acct-consumer', uniform401: NEXT_UNIFORM_401 });
     expect(running.isRunning()).toBe(true);
   });
 
   it('answers every credential failure on every route with the same 401 bytes (but a duplicated Authorization header)', {
-    timeout: CLI_BUILD_TIMEOUT,
+    timeout: PREPARED_TIMEOUT,
   }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
@@ -239,7 +269,7 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   // left, so a valid ID token followed by a second header is authenticated (docs/adapters.md says
   // what to do). This states what should happen, and fails the day Next passes both through.
   it.fails('answers a duplicated Authorization header with the uniform 401 (known to fail: next start hands the handler only the first)', {
-    timeout: CLI_BUILD_TIMEOUT,
+    timeout: PREPARED_TIMEOUT,
   }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
@@ -273,30 +303,4 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
     } = (await events.json()) as { events: Array<{ type: string; ip: string | null; userAgent: string | null }> };
     expect([latest?.type, latest?.ip, latest?.userAgent]).toEqual(['minted', '203.0.113.9', 'consumer-test']);
   });
-});
-
-describe.each(PLAYED.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
-  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
-    await installed(scenario);
-  });
-
-  it('typechecks under strict with the workspace tsc', async () => {
-    await expectCleanCompile(scenario, 'tsconfig.json');
-  });
-
-  for (const variant of Object.keys(scenario.alsoTypecheckedUnder ?? {})) {
-    it(`typechecks under moduleResolution ${variant} too`, async () => {
-      await expectCleanCompile(scenario, `tsconfig.${variant}.json`);
-    });
-  }
-
-  it(`runs the key flow over HTTP on Node ${process.versions.node} (the test runner's)`, async () => {
-    await expectKeyFlowOn(scenario, Promise.resolve(process.execPath));
-  });
-
-  for (const version of scenario.alsoRunsOn ?? []) {
-    it(`runs the key flow over HTTP on Node ${version}`, async () => {
-      await expectKeyFlowOn(scenario, nodeBinaries.get(version)!);
-    });
-  }
 });
