@@ -193,41 +193,8 @@ const NEXT_UNIFORM_401: AnswerSnapshot = {
   headers: { ...UNIFORM_401.headers, 'content-length': null },
 };
 
-/**
- * For a test that waits on its app's install and build: every install runs at once from the start
- * of the file, and building Next.js waits for every other scenario's tsc, then for the other Next build.
- */
-const PREPARED_TIMEOUT = 900_000;
-
-// The apps compiled by tsc, concurrently: each test waits on its app's install and compile, then on
-// its app's own process, while the Next.js builds below take the cores.
-describe.concurrent('apps compiled by tsc', { timeout: PREPARED_TIMEOUT }, () => {
-  describe.each(PLAYED.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
-    it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
-      await installed(scenario);
-    });
-
-    it('typechecks under strict with the workspace tsc', async () => {
-      await expectCleanCompile(scenario, 'tsconfig.json');
-    });
-
-    for (const variant of Object.keys(scenario.alsoTypecheckedUnder ?? {})) {
-      it(`typechecks under moduleResolution ${variant} too`, async () => {
-        await expectCleanCompile(scenario, `tsconfig.${variant}.json`);
-      });
-    }
-
-    it(`runs the key flow over HTTP on Node ${process.versions.node} (the test runner's)`, async () => {
-      await expectKeyFlowOn(scenario, Promise.resolve(process.execPath));
-    });
-
-    for (const version of scenario.alsoRunsOn ?? []) {
-      it(`runs the key flow over HTTP on Node ${version}`, async () => {
-        await expectKeyFlowOn(scenario, nodeBinaries.get(version)!);
-      });
-    }
-  });
-});
+/** Installing and building Next.js waits for every other scenario's tsc, then for the other Next build. */
+const CLI_BUILD_TIMEOUT = 900_000;
 
 describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   let app: RunningApp | undefined;
@@ -237,24 +204,24 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   /** One server for the scenario's tests, started by the first that needs it. */
   const server = async (): Promise<RunningApp> => (app ??= await startBuilt(scenario));
 
-  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', { timeout: PREPARED_TIMEOUT }, async () => {
+  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', { timeout: CLI_BUILD_TIMEOUT }, async () => {
     await installed(scenario);
   });
 
-  it("builds with its own CLI, which typechecks the route handlers with the app's TypeScript", { timeout: PREPARED_TIMEOUT }, async () => {
+  it("builds with its own CLI, which typechecks the route handlers with the app's TypeScript", { timeout: CLI_BUILD_TIMEOUT }, async () => {
     const build = (await installed(scenario)).compiles.get(CLI_BUILD)!;
     expect(build.code, build.output).toBe(0);
     expect(build.output).not.toMatch(/type error|failed to compile/i);
   });
 
-  it(`runs the key flow over HTTP on its own server, on Node ${process.versions.node}`, { timeout: PREPARED_TIMEOUT }, async () => {
+  it(`runs the key flow over HTTP on its own server, on Node ${process.versions.node}`, { timeout: CLI_BUILD_TIMEOUT }, async () => {
     const running = await server();
     await checkKeyFlow({ url: running.url, idToken: running.idToken, accountId: 'acct-consumer', uniform401: NEXT_UNIFORM_401 });
     expect(running.isRunning()).toBe(true);
   });
 
   it('answers every credential failure on every route with the same 401 bytes (but a duplicated Authorization header)', {
-    timeout: PREPARED_TIMEOUT,
+    timeout: CLI_BUILD_TIMEOUT,
   }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
@@ -269,7 +236,7 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
   // left, so a valid ID token followed by a second header is authenticated (docs/adapters.md says
   // what to do). This states what should happen, and fails the day Next passes both through.
   it.fails('answers a duplicated Authorization header with the uniform 401 (known to fail: next start hands the handler only the first)', {
-    timeout: PREPARED_TIMEOUT,
+    timeout: CLI_BUILD_TIMEOUT,
   }, async () => {
     const running = await server();
     const sweep = await uniform401WireSweep({ url: running.url, idp, accountRoutes: [['GET', '/whoami']] });
@@ -303,4 +270,30 @@ describe.each(PLAYED.filter(isCliScenario))('$title', (scenario) => {
     } = (await events.json()) as { events: Array<{ type: string; ip: string | null; userAgent: string | null }> };
     expect([latest?.type, latest?.ip, latest?.userAgent]).toEqual(['minted', '203.0.113.9', 'consumer-test']);
   });
+});
+
+describe.each(PLAYED.filter((scenario): scenario is TscScenario => !isCliScenario(scenario)))('$title', (scenario) => {
+  it('installs from the packed tarballs with plain npm (no --legacy-peer-deps)', async () => {
+    await installed(scenario);
+  });
+
+  it('typechecks under strict with the workspace tsc', async () => {
+    await expectCleanCompile(scenario, 'tsconfig.json');
+  });
+
+  for (const variant of Object.keys(scenario.alsoTypecheckedUnder ?? {})) {
+    it(`typechecks under moduleResolution ${variant} too`, async () => {
+      await expectCleanCompile(scenario, `tsconfig.${variant}.json`);
+    });
+  }
+
+  it(`runs the key flow over HTTP on Node ${process.versions.node} (the test runner's)`, async () => {
+    await expectKeyFlowOn(scenario, Promise.resolve(process.execPath));
+  });
+
+  for (const version of scenario.alsoRunsOn ?? []) {
+    it(`runs the key flow over HTTP on Node ${version}`, async () => {
+      await expectKeyFlowOn(scenario, nodeBinaries.get(version)!);
+    });
+  }
 });
