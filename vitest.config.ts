@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './vitest.sequencer.js';
 
 export default defineConfig({
   test: {
@@ -6,6 +7,8 @@ export default defineConfig({
     // Most files wait on child processes, PostgreSQL, npm and sockets rather than compute, so three
     // files at a time keep both cores busy.
     maxWorkers: 3,
+    // The files that run for minutes first, so that none of them is the run's tail.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       'packages/*',
       // The adapters' suites again on the older framework majors they support.

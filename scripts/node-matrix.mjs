@@ -122,21 +122,24 @@ await mkdir(new URL(`../${REPORTS}`, import.meta.url), { recursive: true });
 let failed = false;
 const smokeRoot = await mkdtemp(join(tmpdir(), 'drops-node-matrix-'));
 try {
-  /** @type {Awaited<ReturnType<typeof preparePackedSmoke>> | null} */
-  let smokeProjects = null;
-  try {
-    smokeProjects = await preparePackedSmoke(smokeRoot);
-  } catch (error) {
-    failed = true;
+  // Packing and installing the smoke projects waits mostly on npm: it runs while the vitest suites do.
+  /** @type {Promise<Awaited<ReturnType<typeof preparePackedSmoke>> | null>} */
+  const smokePrepared = preparePackedSmoke(smokeRoot).catch((error) => {
     console.log(`node-matrix: the packed smoke suite could not be set up:\n${error instanceof Error ? error.message : error}`);
-  }
+    return null;
+  });
+  /** @type {Map<string, string>} */
+  const binaries = new Map();
   for (const version of TESTED_NODE_VERSIONS) {
     const binary = await nodeBinary(version);
+    binaries.set(version, binary);
     if (smokeOnly) console.log(`node-matrix: Node ${version}: suites not run (--smoke-only)`);
     else if (vitestRunsOn(version)) failed = !(await runVitestSuites(version, binary)) || failed;
     else console.log(`node-matrix: Node ${version}: suites not run (vitest 4 needs Node >= 20.19); the packed smoke suite below covers it`);
-    if (smokeProjects) failed = !(await runSmokeSuite(version, binary, smokeProjects)) || failed;
   }
+  const smokeProjects = await smokePrepared;
+  if (smokeProjects === null) failed = true;
+  else for (const [version, binary] of binaries) failed = !(await runSmokeSuite(version, binary, smokeProjects)) || failed;
 } finally {
   await rm(smokeRoot, { recursive: true, force: true });
 }

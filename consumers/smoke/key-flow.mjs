@@ -4,7 +4,7 @@
 // installed beside this file: the workspace's, or the packed tarball's in a scratch project.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { snapshotOf, UNIFORM_401 } from '@drops/auth/testing';
+import { sendRawRequest, snapshotOf, UNIFORM_401, wireSnapshotOf } from '@drops/auth/testing';
 
 /** @param {string} credential */
 const bearer = (credential) => ({ authorization: `Bearer ${credential}` });
@@ -90,4 +90,29 @@ export async function checkOptionalAuth(url) {
   assert.deepEqual([anonymous.status, await anonymous.json()], [201, { owner: null }]);
   const unknownKey = await fetch(`${url}/deploy`, { method: 'POST', headers: bearer(`hp_${'A'.repeat(43)}`) });
   assert.deepEqual(await snapshotOf(unknownKey), UNIFORM_401);
+}
+
+/**
+ * Two `Authorization` headers, a valid ID token first (Node keeps only the first in `req.headers`),
+ * are the uniform 401 on the wire on `GET /whoami`, `GET /keys` and `POST /keys`: the no-credential
+ * answer, byte for byte. What Node's HTTP parser and the framework hand the adapter differs by
+ * version of each, so this runs wherever the key flow does.
+ *
+ * @param {{ url: string, idToken: string }} app the app's base URL and an ID token its identity provider minted
+ * @returns {Promise<void>}
+ */
+export async function checkDuplicatedAuthorization({ url, idToken }) {
+  const reference = wireSnapshotOf(await sendRawRequest(url, 'GET', '/whoami'));
+  /** @type {ReadonlyArray<readonly [string, string]>} */
+  const duplicated = [
+    ['Authorization', `Bearer ${idToken}`],
+    ['Authorization', 'Bearer junk'],
+  ];
+  for (const [method, path, body] of /** @type {const} */ ([
+    ['GET', '/whoami'],
+    ['GET', '/keys'],
+    ['POST', '/keys', '{"name": '],
+  ])) {
+    assert.equal(wireSnapshotOf(await sendRawRequest(url, method, path, duplicated, body)), reference, `${method} ${path}`);
+  }
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore, UnauthenticatedError } from '@drops/auth';
 import { LocalIdentityProvider, sampleKeyRecord } from '@drops/auth/testing';
-import { checkKeyFlow, checkOptionalAuth } from './key-flow.mjs';
+import { checkDuplicatedAuthorization, checkKeyFlow, checkOptionalAuth } from './key-flow.mjs';
 
 /**
  * An authenticator and key manager over a `MemoryKeyStore`, verifying ID tokens from a local
@@ -117,6 +117,10 @@ export function describeAdapter(title, serve) {
 
     it('optionalAuth: no credential is anonymous, a bad one the uniform 401', async () => {
       await checkOptionalAuth(url);
+    });
+
+    it('answers two Authorization headers, a valid ID token first, with the uniform 401 bytes', async () => {
+      await checkDuplicatedAuthorization({ url, idToken: auth.idp.mintIdToken({ sub: 'acct-smoke' }) });
     });
   });
 }

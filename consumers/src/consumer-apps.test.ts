@@ -4,23 +4,23 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  LocalIdentityProvider,
-  sendRawRequest,
-  snapshotOf,
-  UNIFORM_401,
-  uniform401WireSweep,
-  wireSnapshotOf,
-  type AnswerSnapshot,
-} from '@drops/auth/testing';
+import { LocalIdentityProvider, snapshotOf, UNIFORM_401, uniform401WireSweep, type AnswerSnapshot } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
-import { checkKeyFlow } from '../smoke/key-flow.mjs';
+import { checkDuplicatedAuthorization, checkKeyFlow } from '../smoke/key-flow.mjs';
 import { checkGlobalBodyParser } from './check-global-body-parser.js';
 import { limitConcurrency, type Limiter } from './limit-concurrency.js';
 import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
-import { isCliScenario, SCENARIO_OPTIONS_ENV, SCENARIOS, type CliScenario, type Scenario, type TscScenario } from './scenarios.js';
+import {
+  buildKeyOf,
+  isCliScenario,
+  SCENARIO_OPTIONS_ENV,
+  SCENARIOS,
+  type CliScenario,
+  type Scenario,
+  type TscScenario,
+} from './scenarios.js';
 import { buildWithCli, compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
 import { freePort, startApp, startCliServer, stopAllApps, type RunningApp } from './start-app.js';
 
@@ -52,7 +52,10 @@ const CLI_BUILD = 'cli build';
 let scratchRoot: string;
 /** The identity provider of the apps built by a CLI: theirs is the test's own, so the wire sweep can forge its tokens. */
 let idp: LocalIdentityProvider;
-/** Started together in beforeAll: installs run concurrently, tsc runs on at most one per core. */
+/**
+ * By scenario name, started together in beforeAll: installs run concurrently, tsc runs on at most
+ * one per core.
+ */
 const prepared = new Map<string, Promise<Prepared>>();
 const nodeBinaries = new Map<string, Promise<string>>();
 
@@ -105,11 +108,18 @@ beforeAll(async () => {
   };
   // The tsc apps first, so that a CLI build knows every tsc run it must wait for.
   const ordered = [...PLAYED].sort((a, b) => Number(isCliScenario(a)) - Number(isCliScenario(b)));
+  // Scenarios that differ only in run-time options share one install and compile.
+  const builds = new Map<string, Promise<Prepared>>();
   for (const scenario of ordered) {
-    const ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
-    ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
+    const build = buildKeyOf(scenario);
+    let ready = builds.get(build);
+    if (ready === undefined) {
+      ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
+      ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
+      builds.set(build, ready);
+      if (!isCliScenario(scenario)) tscApps.push(ready);
+    }
     prepared.set(scenario.name, ready);
-    if (!isCliScenario(scenario)) tscApps.push(ready);
     for (const version of scenario.alsoRunsOn ?? []) {
       if (nodeBinaries.has(version)) continue;
       const binary = nodeBinary(version);
@@ -145,20 +155,7 @@ async function expectKeyFlowOn(scenario: Scenario, node: Promise<string>): Promi
   const app = await startApp(await node, project.entry, project.dir, { [SCENARIO_OPTIONS_ENV]: (scenario.options ?? []).join(',') });
   try {
     await checkKeyFlow({ url: app.url, idToken: app.idToken, accountId: 'acct-consumer' });
-    // Two Authorization headers, a valid ID token first (Node keeps only the first in
-    // `req.headers`), are the uniform 401 on the wire: the no-credential answer, byte for byte.
-    const reference = wireSnapshotOf(await sendRawRequest(app.url, 'GET', '/whoami'));
-    const duplicated: ReadonlyArray<readonly [string, string]> = [
-      ['Authorization', `Bearer ${app.idToken}`],
-      ['Authorization', 'Bearer junk'],
-    ];
-    for (const [method, path, body] of [
-      ['GET', '/whoami'],
-      ['GET', '/keys'],
-      ['POST', '/keys', '{"name": '],
-    ] as const) {
-      expect(wireSnapshotOf(await sendRawRequest(app.url, method, path, duplicated, body)), `${method} ${path}`).toBe(reference);
-    }
+    await checkDuplicatedAuthorization({ url: app.url, idToken: app.idToken });
     if (scenario.options?.includes('global-body-parser')) await checkGlobalBodyParser(app);
     // A framework that drops rejected promises would have died on one of the flow's paths.
     expect(app.isRunning()).toBe(true);

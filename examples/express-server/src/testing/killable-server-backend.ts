@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { killChildServers } from './child-server.js';
+import { migratedPgliteDir, type PgliteDataDir } from './pglite-template.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { Backend } from './test-server.js';
 
@@ -21,21 +19,21 @@ export interface KillableServerBackend {
 
 /**
  * For a describe block whose tests start child reference servers (and SIGKILL them) on `backend`:
- * an identity provider and fresh storage (a PGlite folder named `prefix…`, or a scratch PostgreSQL
+ * an identity provider and fresh storage (a migrated PGlite folder named `prefix…`, or a scratch PostgreSQL
  * database) in `beforeAll`, and in `afterAll` every child server killed and everything removed.
  */
 export function useKillableServerBackend(backend: Backend, prefix: string): KillableServerBackend {
   let idp: LocalIdentityProvider | undefined;
   let env: Record<string, string> | undefined;
-  let dataDir: string | undefined;
+  let data: PgliteDataDir | undefined;
   let db: TestDatabase | undefined;
 
   beforeAll(async () => {
     idp = await LocalIdentityProvider.start();
     const identity = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
     if (backend === 'pglite') {
-      dataDir = await mkdtemp(join(tmpdir(), prefix));
-      env = { ...identity, DATA_DIR: dataDir };
+      data = await migratedPgliteDir(prefix);
+      env = { ...identity, DATA_DIR: data.dataDir };
     } else {
       db = await createTestDatabase();
       env = { ...identity, DATABASE_URL: db.url };
@@ -46,7 +44,7 @@ export function useKillableServerBackend(backend: Backend, prefix: string): Kill
     await killChildServers();
     await idp?.close();
     await db?.drop();
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+    await data?.remove();
   }, 60_000);
 
   const ready = <T>(value: T | undefined): T => {
@@ -61,7 +59,7 @@ export function useKillableServerBackend(backend: Backend, prefix: string): Kill
       return ready(env);
     },
     get dataDir() {
-      return dataDir;
+      return data?.dataDir;
     },
     get db() {
       return db;

@@ -7,6 +7,7 @@ import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/open-database.js';
 import { createLogger } from '../logger.js';
+import { migratedPgliteDir } from './pglite-template.js';
 import type { TestClock } from './test-server.js';
 
 /** Verifier tuning a test may set; issuer, audience and JWKS URL come from the identity provider. */
@@ -21,13 +22,14 @@ export interface TestApp {
 }
 
 /**
- * Builds the reference server's app from its parts (as `startServer` does) on in-memory PGlite,
+ * Builds the reference server's app from its parts (as `startServer` does) on PGlite (a copy of the run's template),
  * with an ID token verifier for `idp` that runs on `clock` and takes `tuning` (short fetch
  * timeouts, stale windows): the server's configuration does not expose those, and identity
  * provider outages are tested with them without sleeping.
  */
 export async function startAppWithVerifier(idp: LocalIdentityProvider, clock: TestClock, tuning: VerifierTuning = {}): Promise<TestApp> {
-  const config = loadConfig({ PORT: '0', DATA_DIR: ':memory:', ANON_DEPLOY_LIMIT: '100000' });
+  const data = await migratedPgliteDir();
+  const config = loadConfig({ PORT: '0', DATA_DIR: data.dataDir, ANON_DEPLOY_LIMIT: '100000' });
   const logs: string[] = [];
   const logger = createLogger({ level: 'info' }, { write: (line: string) => void logs.push(line) });
   const db = await openDatabase(config.database);
@@ -55,6 +57,7 @@ export async function startAppWithVerifier(idp: LocalIdentityProvider, clock: Te
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await keyStore.close();
       await db.close();
+      await data.remove();
     },
   };
 }

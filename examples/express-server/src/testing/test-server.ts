@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, type RunningServer } from '../start-server.js';
+import { migratedPgliteDir } from './pglite-template.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** Where a test server keeps its data. */
@@ -76,6 +77,8 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
       github = owned;
     }
     let databaseUrl: string | null = null;
+    /** `DATABASE_URL` or `DATA_DIR`. */
+    let storage: Record<string, string>;
     if (options.backend === 'postgres') {
       if (options.databaseUrl !== undefined) databaseUrl = options.databaseUrl;
       else {
@@ -83,6 +86,11 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
         cleanups.push(() => db.drop());
         databaseUrl = db.url;
       }
+      storage = { DATABASE_URL: databaseUrl };
+    } else {
+      const data = await migratedPgliteDir();
+      cleanups.push(() => data.remove());
+      storage = { DATA_DIR: data.dataDir };
     }
     const env: Record<string, string> = {
       PORT: '0',
@@ -91,7 +99,7 @@ export async function startTestServer(options: StartTestServerOptions): Promise<
       ANON_DEPLOY_LIMIT: '100000',
       SWEEP_INTERVAL_SECONDS: '3600',
       SHUTDOWN_TIMEOUT_MS: '2000',
-      ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: ':memory:' }),
+      ...storage,
       ...(databaseUrl !== null && options.idp === 'dev' ? { DEV_IDENTITY_PROVIDER: 'on' } : {}),
       ...(idp !== null ? { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl } : {}),
       ...(github !== null ? { GITHUB_SECRET_SCANNING_KEYS_URL: github.keysUrl } : {}),
