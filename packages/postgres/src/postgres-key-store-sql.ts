@@ -1,6 +1,12 @@
 import type { KeyEvent, KeyEventContext, KeyEventSource, KeyEventType, NewKeyRecord } from '@drops/auth';
 import { keyColumns, newKeyValues } from './key-columns.js';
-import { KEY_EVENTS_TABLE, KEYS_TABLE, REVOKE_KEY_FUNCTION, SESSION_CUTOFFS_TABLE, TAKEN_REVISION_FUNCTION } from './key-store-migrations.js';
+import {
+  KEY_EVENTS_TABLE,
+  KEYS_TABLE,
+  REVOKE_KEY_FUNCTION,
+  SESSION_CUTOFFS_TABLE,
+  TAKEN_REVISION_FUNCTION,
+} from './key-store-migrations.js';
 import { namedStatement, type Placeholder } from './named-statement.js';
 
 /**

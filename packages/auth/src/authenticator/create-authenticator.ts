@@ -106,9 +106,7 @@ const optionsSchema = /* @__PURE__ */ lazySchema(() =>
       }),
     ),
     resolveAccount: z.optional(functionOption<ResolveAccount>()),
-    sessionCutoffs: z.optional(
-      keyStoreOption<SessionCutoffs>({ SessionCutoffs: SESSION_CUTOFFS_METHODS }),
-    ),
+    sessionCutoffs: z.optional(keyStoreOption<SessionCutoffs>({ SessionCutoffs: SESSION_CUTOFFS_METHODS })),
     unauthenticated: z.optional(z.unknown()),
     onWarning: z.optional(functionOption<(message: string) => void>()),
   }),

@@ -1,5 +1,6 @@
 import type { KeyEventContext } from './key-event.js';
-import type { ReportRevocation } from './key-store.js';
+import type { ReportRevocation } from './key-writes.js';
+import type { MethodList } from './method-list.js';
 
 /**
  * The options of {@link SessionCutoffs.signOutEverywhere}.

@@ -85,7 +85,6 @@ function assertKeyId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || !isKeyId(id)) throw new InvalidRequestError('key id must be 64 lowercase hexadecimal characters');
 }
 
-
 /** Who acted: the ID token's subject, or the id of the key that authenticated. */
 function actorOf(principal: Principal): string {
   return principal.credential === 'id_token' ? principal.claims.sub : principal.keyId;

@@ -22,8 +22,7 @@ export function devIdentityAllowed(nodeEnv: string | undefined): boolean {
 const TOKEN_LIFETIME_SECONDS = 3600;
 /** The names it issues tokens for: the `sub` of the token. */
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
-const NAME_RULE =
-  'send {"name": "alice", "authTime"?: <seconds, not in the future>}: a name of 1 to 64 letters, digits, ".", "_" or "-"';
+const NAME_RULE = 'send {"name": "alice", "authTime"?: <seconds, not in the future>}: a name of 1 to 64 letters, digits, ".", "_" or "-"';
 /** A token request body is one small JSON object. */
 const MAX_BODY_CHARS = 1024;
 
