@@ -246,7 +246,7 @@ describe('dashboard in Chromium', () => {
     expect(await whoami.json()).toMatchObject({ accountId: 'dev:bob', credential: 'api_key' });
 
     // Sign out forgets everything shown.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect.poll(activeId).toBe('sign-in-heading');
     expect(await page.locator('#secret').inputValue()).toBe('');
   });

@@ -166,7 +166,7 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
 
   it('rolls a key: the new secret is shown once, both keys work during the overlap, and a key rolls only once', async () => {
     // Another account, signed in afresh.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('erin');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('No keys yet.').waitFor();
@@ -307,7 +307,7 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
       expect(lastFailure?.reason).toBe('answered 500');
 
       // The page reads the webhook when it starts: signed in afresh, the failure is shown.
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await page.getByLabel('Name', { exact: true }).fill('erin');
       await page.getByRole('button', { name: 'Sign in' }).click();
       const failures = page.locator('#webhook-failures');
@@ -321,5 +321,28 @@ describe('key lifecycle in the dashboard, in Chromium', () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it("signs out everywhere once confirmed: the page asks to sign in again, and its token is refused while the account's keys work", async () => {
+    // The page's ID token, read off its own requests.
+    let pageToken: string | null = null;
+    page.on('request', (request) => {
+      const authorization = request.headers()['authorization'];
+      if (authorization?.startsWith('Bearer ') && !authorization.startsWith('Bearer hp_')) pageToken = authorization.slice(7);
+    });
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).fill('gail');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const key = await mintInPage('kept', async () => {});
+    expect(pageToken).not.toBeNull();
+    const tokenStatus = async (): Promise<number> => (await server.fetch('/keys', { headers: bearer(pageToken!) })).status;
+    expect(await tokenStatus()).toBe(200);
+
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const dialog = page.getByRole('dialog', { name: /Sign out/ });
+    await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect.poll(activeId).toBe('sign-in-heading');
+    expect(await tokenStatus()).toBe(401);
+    expect(await whoamiStatus(key)).toBe(200);
   });
 });

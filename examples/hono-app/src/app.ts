@@ -25,7 +25,6 @@ export function createApp({ authenticator, keys, log, clientIp }: AppOptions): H
   app.get('/', (c) => c.json({ service: 'drops', docs: 'https://example.com/docs' }));
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  // #region hono-routes
   const auth = dropsAuth({ authenticator, keys, clientIp });
 
   // An API key or an ID token.
@@ -41,12 +40,9 @@ export function createApp({ authenticator, keys, log, clientIp }: AppOptions): H
     const body = await c.req.text();
     return c.json(drops.create(c.var.auth?.accountId ?? null, body.length), 201);
   });
-  // #endregion
 
-  // #region hono-keys
   // every /keys route (mint, list, events, revoke, roll, revoke all, webhook); every method and
   // path under /keys is authenticated first.
   app.route('/keys', auth.keysRoutes());
-  // #endregion
   return app;
 }

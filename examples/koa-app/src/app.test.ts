@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UNAUTHENTICATED_MESSAGE, createAuthenticator, createIdTokenVerifier, createKeyManager, MemoryKeyStore } from '@drops/auth';
@@ -148,16 +147,5 @@ describe('the /keys routes', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: expect.any(String) });
-  });
-});
-
-describe('docs/adapters.md', () => {
-  it('shows the routes this app runs, verbatim', async () => {
-    const source = await readFile(new URL('./app.ts', import.meta.url), 'utf8');
-    const region = /\/\/ #region koa-routes\n([\s\S]*?)\n\s*\/\/ #endregion/.exec(source)?.[1];
-    expect(region).toBeDefined();
-    const docs = await readFile(new URL('../../../docs/adapters.md', import.meta.url), 'utf8');
-    const dedented = region!.replace(/^ {2}/gm, '');
-    expect(docs).toContain(dedented);
   });
 });

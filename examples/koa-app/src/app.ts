@@ -29,7 +29,6 @@ export function createApp({ authenticator, keys, log }: AppOptions): Koa {
     ctx.body = { ok: true };
   });
 
-  // #region koa-routes
   // An API key or an ID token.
   router.get('/drops', auth.requireAuth(), (ctx) => {
     ctx.body = { drops: drops.listByOwner(ctx.state.auth.accountId) };
@@ -47,7 +46,6 @@ export function createApp({ authenticator, keys, log }: AppOptions): Koa {
     ctx.status = 201;
     ctx.body = drops.create(owner, JSON.stringify(ctx.request.body ?? null).length);
   });
-  // #endregion
 
   const app = new Koa();
   app.use(requestLogger(log));

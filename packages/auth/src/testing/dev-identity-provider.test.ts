@@ -76,10 +76,32 @@ describe('DevIdentityProvider', () => {
       }
     });
 
-    it.each([[{ name: 'a b' }], [{ name: 7 }], [{ name: 'x', admin: true }], ['alice'], [[]]])('answers 400 for %j', (body) => {
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    it.each([
+      [{ name: 'a b' }],
+      [{ name: 7 }],
+      [{ name: 'x', admin: true }],
+      ['alice'],
+      [[]],
+      [{ name: 'x', authTime: inAnHour }],
+      [{ name: 'x', authTime: -1 }],
+      [{ name: 'x', authTime: 1.5 }],
+      [{ name: 'x', authTime: 'yesterday' }],
+    ])('answers 400 for %j', (body) => {
       const answer = dev.answerTokenRequest(body);
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ error: 'send {"name": "alice"}: 1 to 64 letters, digits, ".", "_" or "-"' });
+      expect(answer.body).toEqual({
+        error: 'send {"name": "alice", "authTime"?: <seconds, not in the future>}: a name of 1 to 64 letters, digits, ".", "_" or "-"',
+      });
+    });
+
+    it('answers a token refreshed from an earlier sign-in for {"name", "authTime"}: auth_time kept, issued now', async () => {
+      const signedInAt = Math.floor(Date.now() / 1000) - 600;
+      const answer = dev.answerTokenRequest({ name: 'erin', authTime: signedInAt });
+      if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
+      const claims = await dev.verifier.verify(answer.body.idToken);
+      expect(claims.auth_time).toBe(signedInAt);
+      expect(claims.iat).toBeGreaterThan(signedInAt);
     });
 
     it('is a fetch handler too: POST with a JSON body, 400 for a body that is not JSON, 405 for another method', async () => {
