@@ -1,22 +1,24 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import { sampleKeyRecord, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // The store reaches its own database through a proxy the test cuts and restores, so no other test
 // (and no other file) loses its database.
 let database: FreshDatabase;
 let proxy: TcpProxy;
+/** The database's URL through `proxy`. */
+let proxiedUrl: string;
 let direct: Queryable;
 
 beforeAll(async () => {
   database = await freshDatabase('outage');
-  const url = new URL(database.url);
-  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  ({ proxy, url: proxiedUrl } = await proxyInFront(database.url));
   direct = await openPostgres({ connectionString: database.url });
   await migrateKeyStore(direct);
 });
@@ -26,12 +28,6 @@ afterAll(async () => {
   await proxy?.close();
   await database?.drop();
 });
-
-function viaProxy(): string {
-  const url = new URL(database.url);
-  url.port = String(proxy.port);
-  return url.toString();
-}
 
 type Outcome = { kind: 'found' } | { kind: 'null' } | { kind: 'unavailable' } | { kind: 'other'; error: unknown };
 
@@ -52,7 +48,7 @@ async function lookUp(store: PostgresKeyStore, id: string, accountId: string): P
 describe('the database going away and coming back, cache off', () => {
   it('answers 503 (never null, never success) during the cut, and works again after with the same store', async () => {
     const errors: unknown[] = [];
-    const db = await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 1_000 });
+    const db = await openPostgres({ connectionString: proxiedUrl, connectionTimeoutMs: 1_000 });
     const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false, onError: (e) => errors.push(e) });
     const key = sampleKeyRecord({ accountId: 'acct_outage' });
     await store.create(key);
@@ -111,7 +107,7 @@ describe('the database going away and coming back, cache off', () => {
   });
 
   it('answers 503 when the database stops answering (a black hole), and works again after', async () => {
-    const db = await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 500 });
+    const db = await openPostgres({ connectionString: proxiedUrl, connectionTimeoutMs: 500 });
     const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false, queryTimeoutMs: 300 });
     const key = sampleKeyRecord({ accountId: 'acct_stall' });
     await store.create(key);
@@ -134,7 +130,7 @@ describe('the database going away and coming back, cache off', () => {
 
   it('survives idle connections dropping (no crash) and reconnects on the next lookup', async () => {
     const idleErrors: Error[] = [];
-    const db = await openPostgres({ connectionString: viaProxy(), onIdleError: (e) => idleErrors.push(e) });
+    const db = await openPostgres({ connectionString: proxiedUrl, onIdleError: (e) => idleErrors.push(e) });
     const store = new PostgresKeyStore({ db, closeDatabase: true, cache: false });
     const key = sampleKeyRecord({ accountId: 'acct_idle' });
     await store.create(key);

@@ -1,22 +1,24 @@
 import { UnavailableError, type KeyStore } from '@drops/auth';
-import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import { sampleKeyRecord, type TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPGliteKeyStore, openPostgresKeyStore, type OpenKeyStoreOptions } from './open-key-store.js';
 import { openPGlite } from './open-pglite.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // Every documented store option of the two `open…KeyStore` factories must reach the store: each
 // test here sets one option to a value whose effect differs from the default's, and observes it.
 
 let database: FreshDatabase;
 let proxy: TcpProxy;
+/** The database's URL through `proxy`. */
+let proxiedUrl: string;
 
 beforeAll(async () => {
   database = await freshDatabase('options');
-  const url = new URL(database.url);
-  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  ({ proxy, url: proxiedUrl } = await proxyInFront(database.url));
 });
 
 afterAll(async () => {
@@ -113,9 +115,7 @@ describe('openPGliteKeyStore: maxCachedKeys', () => {
 
 describe('openPostgresKeyStore: queryTimeoutMs', () => {
   it('answers 503 within that budget when the database stops answering', async () => {
-    const url = new URL(database.url);
-    url.port = String(proxy.port);
-    const store = await openPostgresKeyStore({ connectionString: url.toString(), queryTimeoutMs: 200 });
+    const store = await openPostgresKeyStore({ connectionString: proxiedUrl, queryTimeoutMs: 200 });
     const key = sampleKeyRecord({ accountId: 'acct_timeout' });
     await store.create(key);
     proxy.stall();
@@ -137,11 +137,6 @@ describe('openPostgresKeyStore: queryTimeoutMs', () => {
 });
 
 describe('openPostgresKeyStore: the pool options', () => {
-  function viaProxy(): string {
-    const url = new URL(database.url);
-    url.port = String(proxy.port);
-    return url.toString();
-  }
   const raceAgainst = async (work: Promise<unknown>, ms: number): Promise<unknown> =>
     Promise.race([
       work.then(
@@ -152,7 +147,7 @@ describe('openPostgresKeyStore: the pool options', () => {
     ]);
 
   it('maxConnections: 16 lookups at once open at most that many connections', async () => {
-    const store = await openPostgresKeyStore({ connectionString: viaProxy(), maxConnections: 2 });
+    const store = await openPostgresKeyStore({ connectionString: proxiedUrl, maxConnections: 2 });
     const key = sampleKeyRecord({ accountId: 'acct_pool' });
     await store.create(key);
     await Promise.all(Array.from({ length: 16 }, () => store.findActive(key.id)));
@@ -165,7 +160,7 @@ describe('openPostgresKeyStore: the pool options', () => {
     const listenUrl = new URL(database.url);
     listenUrl.searchParams.set('application_name', 'drops_listener');
     const store = await openPostgresKeyStore({
-      connectionString: viaProxy(),
+      connectionString: proxiedUrl,
       listenConnectionString: listenUrl.toString(),
       maxConnections: 2,
     });
@@ -185,7 +180,7 @@ describe('openPostgresKeyStore: the pool options', () => {
   it('onIdleError hears idle connections drop; connectionTimeoutMs bounds the wait for a new one (503)', async () => {
     const idleErrors: Error[] = [];
     const store = await openPostgresKeyStore({
-      connectionString: viaProxy(),
+      connectionString: proxiedUrl,
       connectionTimeoutMs: 200,
       queryTimeoutMs: 60_000,
       onIdleError: (error) => idleErrors.push(error),

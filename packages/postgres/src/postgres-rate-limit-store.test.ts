@@ -1,5 +1,5 @@
 import { createKeyManager, UnavailableError, type Principal } from '@drops/auth';
-import { startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import type { TcpProxy } from '@drops/auth/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateKeyStore, RATE_LIMITS_TABLE } from './key-store-migrations.js';
@@ -8,6 +8,7 @@ import { PostgresKeyStore } from './postgres-key-store.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit-store.js';
 import type { Queryable } from './queryable.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // Two pools on one database stand for two instances; a third reaches it through a proxy the
 // outage test cuts, so no other test loses its database.
@@ -22,10 +23,9 @@ beforeAll(async () => {
   a = await openPostgres({ connectionString: database.url });
   b = await openPostgres({ connectionString: database.url });
   await migrateKeyStore(a);
-  const url = new URL(database.url);
-  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-  url.port = String(proxy.port);
-  proxied = await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 1_000 });
+  let url: string;
+  ({ proxy, url } = await proxyInFront(database.url));
+  proxied = await openPostgres({ connectionString: url, connectionTimeoutMs: 1_000 });
 });
 
 afterAll(async () => {

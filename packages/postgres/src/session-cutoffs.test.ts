@@ -1,21 +1,23 @@
-import { startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import type { TcpProxy } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateKeyStore } from './key-store-migrations.js';
 import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
+import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // Instance A reaches the database through a proxy the test black-holes; B signs the account out
 // directly. docs/revocation.md: once B's answer is in, A never answers the old (absent) cut-off.
 let database: FreshDatabase;
 let proxy: TcpProxy;
+/** The database's URL through `proxy`. */
+let proxiedUrl: string;
 let direct: Queryable;
 
 beforeAll(async () => {
   database = await freshDatabase('session_cutoffs');
-  const url = new URL(database.url);
-  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  ({ proxy, url: proxiedUrl } = await proxyInFront(database.url));
   direct = await openPostgres({ connectionString: database.url });
   await migrateKeyStore(direct);
 });
@@ -25,12 +27,6 @@ afterAll(async () => {
   await proxy?.close();
   await database?.drop();
 });
-
-function viaProxy(): string {
-  const url = new URL(database.url);
-  url.port = String(proxy.port);
-  return url.toString();
-}
 
 /** What A answers: the cut-off, or `'503'` when it rejects. */
 async function cutoffOn(store: PostgresKeyStore, accountId: string): Promise<number | null | '503'> {
@@ -47,7 +43,7 @@ describe('sign-out cut-offs on PostgreSQL: a black-holed instance, a bulk plain-
   it('never answers the cut-off from before the sign-out once it has answered, and recovers after the heal', async () => {
     const timing = { leaseMs: 1_500, queryTimeoutMs: 300 };
     const a = new PostgresKeyStore({
-      db: await openPostgres({ connectionString: viaProxy(), connectionTimeoutMs: 500 }),
+      db: await openPostgres({ connectionString: proxiedUrl, connectionTimeoutMs: 500 }),
       closeDatabase: true,
       ...timing,
     });

@@ -1,11 +1,12 @@
 import { UnavailableError } from '@drops/auth';
-import { sampleKeyRecord, startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import { sampleKeyRecord, type TcpProxy } from '@drops/auth/testing';
 import type { ActiveKey, NewKeyRecord } from '@drops/auth';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { answersFromMemory } from './answers-from-memory.js';
 import { deafenable } from './deafenable.js';
+import { proxyInFront } from './proxy-in-front.js';
 import type { ChildCall, ChildReply } from './chaos-instance-child.js';
 import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore } from '../postgres-key-store.js';
@@ -160,7 +161,6 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const between = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo));
   const leaseMs = options.leaseMs ?? 600;
-  const target = new URL(options.url);
   const waits: RevocationWait[] = [];
   const faults: Record<string, number> = {};
   const fault = (name: string): void => {
@@ -168,15 +168,10 @@ export async function runRevocationChaos(options: ChaosOptions): Promise<ChaosRe
   };
 
   async function startSlot(kind: 'in process' | 'child'): Promise<Slot> {
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const url = new URL(options.url);
-    url.port = String(proxy.port);
-    if (kind === 'child') return childSlot(proxy, url.toString(), leaseMs);
+    const { proxy, url } = await proxyInFront(options.url);
+    if (kind === 'child') return childSlot(proxy, url, leaseMs);
     let deaf = false;
-    const db = deafenable(
-      await openPostgres({ connectionString: url.toString(), connectionTimeoutMs: 300, maxConnections: 5 }),
-      () => deaf,
-    );
+    const db = deafenable(await openPostgres({ connectionString: url, connectionTimeoutMs: 300, maxConnections: 5 }), () => deaf);
     const store = new PostgresKeyStore({
       db,
       closeDatabase: true,

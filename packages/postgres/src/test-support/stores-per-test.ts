@@ -1,4 +1,4 @@
-import { startTcpProxy, type TcpProxy } from '@drops/auth/testing';
+import type { TcpProxy } from '@drops/auth/testing';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { fromPgPool } from '../from-pg-pool.js';
 import { migrateKeyStore } from '../key-store-migrations.js';
@@ -6,6 +6,7 @@ import { openPostgres } from '../open-postgres.js';
 import { PostgresKeyStore, type PostgresKeyStoreOptions } from '../postgres-key-store.js';
 import type { Queryable } from '../queryable.js';
 import { freshDatabase, type FreshDatabase } from './fresh-database.js';
+import { proxyInFront } from './proxy-in-front.js';
 
 /** How long a store made by {@link storesPerTest} waits for a connection and for a query, unless a test says otherwise. */
 export interface StoreTimeouts {
@@ -72,11 +73,9 @@ export function storesPerTest(label: string, timeouts: StoreTimeouts): StoresPer
       return s;
     },
     async proxied(): Promise<{ proxy: TcpProxy; url: string }> {
-      const url = new URL(setUp(database).url);
-      const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-      afterTest(() => proxy.close());
-      url.port = String(proxy.port);
-      return { proxy, url: url.toString() };
+      const proxied = await proxyInFront(setUp(database).url);
+      afterTest(() => proxied.proxy.close());
+      return proxied;
     },
     afterTest,
   };
