@@ -1,7 +1,7 @@
 /**
  * The HTTP contenders that are not the reference server, each run as its own process by
- * http.bench.mjs so every contender has the same process setup (one Node process, one core's worth
- * of event loop, load arriving over loopback from another process):
+ * http.bench.mjs and adapters.bench.mjs so every contender has the same process setup (one Node
+ * process, one core's worth of event loop, load arriving over loopback from another process):
  *
  *   node bench/http-peers.mjs node-http            the HTTP floor: node:http, no framework, no auth
  *   node bench/http-peers.mjs express              a bare Express 5 route, no auth
@@ -19,28 +19,23 @@
  *   node bench/http-peers.mjs koa-drops-auth       the same + @drops/auth-koa requireAuth()
  *   node bench/http-peers.mjs hono                 a bare Hono route on @hono/node-server, no auth
  *   node bench/http-peers.mjs hono-drops-auth      the same + @drops/auth-hono requireAuth()
+ *   node bench/http-peers.mjs nestjs               a bare NestJS controller route on Nest's default
+ *                                                  platform (platform-express), no auth
+ *   node bench/http-peers.mjs nestjs-drops-auth    the same + DropsAuthModule and DropsAuthGuard
+ *                                                  (@drops/auth-nestjs), the principal by @Principal()
  *
  * Every one answers `GET /whoami` with the same JSON as the reference server (and the same
  * `cache-control: no-store`). Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
- * `{ url }` over IPC when started from http.bench.mjs, or prints it otherwise. The bearer and
+ * `{ url }` over IPC when started from peer-servers.mjs, or prints it otherwise. The bearer and
  * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variants keep keys
  * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory PGlite
  * (otherwise), mint one and report it as `{ url, apiKey }`.
+ *
+ * Packages are imported by name, each kind importing only its own: run from bench/, they are the
+ * workspace's (its built dist); adapters.bench.mjs copies this file into a project where the packed
+ * packages are installed with npm (packed-install.mjs), so the same servers run as a user installs them.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
-import Fastify from 'fastify';
-import Koa from 'koa';
-import Router from '@koa/router';
-import { Hono } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
-import { auth } from 'express-oauth2-jwt-bearer';
-import { createAuthenticator, createIdTokenVerifier, generateApiKey, MemoryKeyStore } from '@drops/auth';
-import { openPGliteKeyStore, openPostgresKeyStore } from '@drops/auth-postgres';
-import { dropsAuth, principalOf } from '../packages/express/dist/index.js';
-import { dropsAuth as fastifyDropsAuth } from '@drops/auth-fastify';
-import { dropsAuth as koaDropsAuth } from '@drops/auth-koa';
-import { dropsAuth as honoDropsAuth } from '@drops/auth-hono';
 
 const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
 
@@ -60,13 +55,19 @@ function nodeHttp() {
   });
 }
 
-function bareExpress() {
+/** An Express app with `GET /whoami` behind `middleware`, on a server made by `serverOptions`. */
+async function expressServer(middleware, body, serverOptions = {}) {
+  const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
-  app.get('/whoami', (_req, res) => {
-    res.set('cache-control', 'no-store').json(BODY);
+  app.get('/whoami', ...middleware, (req, res) => {
+    res.set('cache-control', 'no-store').json(body(req));
   });
-  return createServer(app);
+  return { app, server: createServer(serverOptions, app) };
+}
+
+async function bareExpress() {
+  return (await expressServer([], () => BODY)).server;
 }
 
 /**
@@ -97,13 +98,8 @@ class ShapedResponse extends ServerResponse {
   }
 }
 
-function shapedExpress() {
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/whoami', (_req, res) => {
-    res.set('cache-control', 'no-store').json(BODY);
-  });
-  return createServer({ IncomingMessage: ShapedRequest, ServerResponse: ShapedResponse }, app);
+async function shapedExpress() {
+  return (await expressServer([], () => BODY, { IncomingMessage: ShapedRequest, ServerResponse: ShapedResponse })).server;
 }
 
 function identityProvider() {
@@ -112,14 +108,11 @@ function identityProvider() {
   return { issuer, audience, jwksUri };
 }
 
-function oauth2JwtBearer() {
+async function oauth2JwtBearer() {
   const { issuer, audience, jwksUri } = identityProvider();
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/whoami', auth({ issuer, audience, jwksUri, tokenSigningAlg: 'RS256' }), (req, res) => {
-    res.set('cache-control', 'no-store').json({ accountId: req.auth.payload.sub, credential: 'id_token' });
-  });
-  return createServer(app);
+  const { auth } = await import('express-oauth2-jwt-bearer');
+  const bearer = auth({ issuer, audience, jwksUri, tokenSigningAlg: 'RS256' });
+  return (await expressServer([bearer], (req) => ({ accountId: req.auth.payload.sub, credential: 'id_token' }))).server;
 }
 
 const extra = {};
@@ -130,12 +123,15 @@ const extra = {};
  */
 async function benchAuthenticator() {
   const { issuer, audience, jwksUri } = identityProvider();
-  const keyStore =
-    process.env.KEY_STORE === 'memory'
-      ? new MemoryKeyStore()
-      : process.env.DATABASE_URL
-        ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
-        : await openPGliteKeyStore({ dataDir: ':memory:' });
+  const { createAuthenticator, createIdTokenVerifier, generateApiKey, MemoryKeyStore } = await import('@drops/auth');
+  let keyStore;
+  if (process.env.KEY_STORE === 'memory') keyStore = new MemoryKeyStore();
+  else {
+    const { openPGliteKeyStore, openPostgresKeyStore } = await import('@drops/auth-postgres');
+    keyStore = process.env.DATABASE_URL
+      ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
+      : await openPGliteKeyStore({ dataDir: ':memory:' });
+  }
   const key = generateApiKey();
   await keyStore.create({
     id: key.id,
@@ -160,18 +156,16 @@ function whoamiBody(principal) {
 }
 
 async function expressDropsAuth() {
+  const { dropsAuth, principalOf } = await import('@drops/auth-express');
   const drops = dropsAuth({ authenticator: await benchAuthenticator() });
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/whoami', drops.requireAuth(), (req, res) => {
-    res.set('cache-control', 'no-store').json(whoamiBody(principalOf(req)));
-  });
+  const { app, server } = await expressServer([drops.requireAuth()], (req) => whoamiBody(principalOf(req)));
   app.use(drops.errorHandler());
-  return createServer(app);
+  return server;
 }
 
 /** A Fastify app on its own node:http server (Fastify's `serverFactory`), listened on like the others. */
 async function fastifyServer(register) {
+  const { default: Fastify } = await import('fastify');
   let server;
   const app = Fastify({
     serverFactory: (handler) => {
@@ -191,7 +185,8 @@ function bareFastify() {
 }
 
 async function fastifyWithDropsAuth() {
-  const drops = fastifyDropsAuth({ authenticator: await benchAuthenticator() });
+  const { dropsAuth } = await import('@drops/auth-fastify');
+  const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   return fastifyServer((app) => {
     app.setErrorHandler(drops.errorHandler);
     app.get('/whoami', { onRequest: drops.requireAuth() }, (request, reply) =>
@@ -201,7 +196,8 @@ async function fastifyWithDropsAuth() {
 }
 
 /** A Koa app with one `GET /whoami` route behind `middleware` (none: the bare route). */
-function koaServer(middleware, body) {
+async function koaServer(middleware, body) {
+  const [{ default: Koa }, { default: Router }] = await Promise.all([import('koa'), import('@koa/router')]);
   const router = new Router();
   router.get('/whoami', ...middleware, (ctx) => {
     ctx.set('cache-control', 'no-store');
@@ -217,12 +213,14 @@ function bareKoa() {
 }
 
 async function koaWithDropsAuth() {
-  const drops = koaDropsAuth({ authenticator: await benchAuthenticator() });
+  const { dropsAuth } = await import('@drops/auth-koa');
+  const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   return koaServer([drops.requireAuth()], (ctx) => whoamiBody(ctx.state.auth));
 }
 
 /** A Hono app on @hono/node-server with one `GET /whoami` route behind `middleware`. */
-function honoServer(middleware, body) {
+async function honoServer(middleware, body) {
+  const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
   const app = new Hono();
   app.get('/whoami', ...middleware, (c) => c.json(body(c), 200, { 'cache-control': 'no-store' }));
   return createAdaptorServer({ fetch: app.fetch });
@@ -233,8 +231,49 @@ function bareHono() {
 }
 
 async function honoWithDropsAuth() {
-  const drops = honoDropsAuth({ authenticator: await benchAuthenticator() });
+  const { dropsAuth } = await import('@drops/auth-hono');
+  const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   return honoServer([drops.requireAuth()], (c) => whoamiBody(c.var.auth));
+}
+
+/**
+ * A NestJS app on its default platform (platform-express) with one controller, `GET /whoami`,
+ * the decorators applied as TypeScript's compiled output applies them (`Reflect.decorate`): this
+ * file is plain JavaScript. `guard` (none: the bare route) goes in `@UseGuards`, and the handler
+ * gets `@Principal()` when `principal` is given; `imports` are the root module's.
+ */
+async function nestServer({ imports = [], guard, principal }, body) {
+  await import('reflect-metadata');
+  const [{ Controller, Get, Header, Module, UseGuards }, { NestFactory }] = await Promise.all([
+    import('@nestjs/common'),
+    import('@nestjs/core'),
+  ]);
+  class WhoamiController {
+    whoami(p) {
+      return body(p);
+    }
+  }
+  const { prototype } = WhoamiController;
+  const decorators = [Get('whoami'), Header('cache-control', 'no-store'), ...(guard ? [UseGuards(guard)] : [])];
+  Reflect.decorate(decorators, prototype, 'whoami', Object.getOwnPropertyDescriptor(prototype, 'whoami'));
+  if (principal) principal()(prototype, 'whoami', 0);
+  Reflect.decorate([Controller()], WhoamiController);
+  class AppModule {}
+  Reflect.decorate([Module({ imports, controllers: [WhoamiController] })], AppModule);
+  const app = await NestFactory.create(AppModule, { logger: false });
+  app.getHttpAdapter().getInstance().disable('x-powered-by');
+  await app.init();
+  return app.getHttpServer();
+}
+
+function bareNest() {
+  return nestServer({}, () => BODY);
+}
+
+async function nestWithDropsAuth() {
+  const { DropsAuthGuard, DropsAuthModule, Principal } = await import('@drops/auth-nestjs');
+  const authenticator = await benchAuthenticator();
+  return nestServer({ imports: [DropsAuthModule.forRoot({ authenticator })], guard: DropsAuthGuard, principal: Principal }, whoamiBody);
 }
 
 const kinds = {
@@ -249,6 +288,8 @@ const kinds = {
   'koa-drops-auth': koaWithDropsAuth,
   hono: bareHono,
   'hono-drops-auth': honoWithDropsAuth,
+  nestjs: bareNest,
+  'nestjs-drops-auth': nestWithDropsAuth,
 };
 const make = kinds[process.argv[2]];
 if (make === undefined) {
