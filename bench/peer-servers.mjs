@@ -11,9 +11,12 @@ import { tracked } from './reference-servers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** One of bench/http-peers.mjs's servers: `{ child, url, apiKey?, stop() }`. */
-export async function startPeer(kind, env = {}) {
-  const child = fork(join(here, 'http-peers.mjs'), [kind], {
+/**
+ * One of bench/http-peers.mjs's servers: `{ child, url, apiKey?, stop() }`. `script` is the copy to
+ * run (packed-install.mjs's, among the packed packages); by default bench/'s own, on the workspace.
+ */
+export async function startPeer(kind, env = {}, { script = join(here, 'http-peers.mjs') } = {}) {
+  const child = fork(script, [kind], {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { ...process.env, ...env },
   });
