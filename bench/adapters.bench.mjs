@@ -1,111 +1,202 @@
 /**
- * Each adapter's `requireAuth()` against its own bare route: Express 5, Fastify 5, Koa 3 (+
- * @koa/router) and Hono on @hono/node-server, each as `GET /whoami` answering the same JSON, with
- * an API key on the memory store, on in-memory PGlite and on PostgreSQL, and with an ID token
- * (bench/http-peers.mjs `<adapter>` and `<adapter>-drops-auth`; the adapters from their built
- * dist, as a user installs them). Ratio = the bare route's figure / this one's: requests/s, and
- * server CPU per request (which holds better on a shared machine: contention stretches the wall
- * clock, not the work a request takes). Target ≥ 0.9× with an API key (issue 40).
+ * Each adapter against its own bare route: Express 5, Fastify 5, Koa 3 (+ @koa/router), Hono on
+ * @hono/node-server, and NestJS 12 on its default platform (platform-express), each as
+ * `GET /whoami` answering the same JSON, bare and behind the adapter (`requireAuth()`; NestJS:
+ * `DropsAuthModule` and `DropsAuthGuard`) with an API key on the memory store, on in-memory
+ * PGlite and on PostgreSQL, and with an ID token (bench/http-peers.mjs `<adapter>` and
+ * `<adapter>-drops-auth`). The servers run from the packed packages installed with npm into a
+ * project of their own (packed-install.mjs), as a user installs them; BENCH_ADAPTERS_FROM=workspace
+ * runs them on the workspace's built dist instead (no packing; for a quick look).
  *
- * One adapter at a time: its five servers, each its own process, interleaved rounds of a 1 s
- * warm-up and SECONDS of autocannon with CONNECTIONS keep-alive connections; each keeps its best.
- * Needs PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (default
- * 3), BENCH_ADAPTERS_ROUNDS (default 3) and BENCH_ADAPTERS (default `express,fastify,koa,hono`)
- * bound the run. NestJS is not measured yet.
+ * Figures are requests/s and server CPU per request (the server process's CPU time over the same
+ * window, every thread). On a shared machine the load of other processes comes and goes within
+ * seconds, so one adapter's servers are measured in short interleaved rounds where every
+ * contender's round sits right next to a round of the bare route: `bare A B bare C D`, the order of
+ * A B C D rotating each round, and a last bare round. Each contender's ratio is the median over the
+ * rounds of its round divided by the bare round next to it (requests/s: contender / bare; CPU:
+ * bare / contender), and the rate column shows the interquartile range of those paired ratios.
+ * Target ≥ 0.9× with an API key (issue 40).
+ *
+ * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
+ * (the right account, credential and key id); while timing, autocannon compares every body with it
+ * and any other body, non-2xx answer, error or timeout fails the bench. Needs PostgreSQL
+ * (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1.5),
+ * BENCH_ADAPTERS_ROUNDS (default 7) and BENCH_ADAPTERS (default `express,fastify,koa,hono,nestjs`)
+ * bound the run; BENCH_VERBOSE=1 prints every round.
  *
  *   pnpm build && node bench/run.mjs adapters
  */
 import autocannon from 'autocannon';
+import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
+import { pairedSummary, quantile } from './measure.mjs';
+import { packedPeersScript } from './packed-install.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
-import { startAll, whoami } from './reference-servers.mjs';
+import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 
-const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 3);
-const ADAPTERS = (process.env.BENCH_ADAPTERS ?? 'express,fastify,koa,hono').split(',');
+const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1.5);
+const ROUNDS = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 7);
+const WARMUP_SECONDS = 1;
+const ADAPTERS = (process.env.BENCH_ADAPTERS ?? 'express,fastify,koa,hono,nestjs').split(',');
+const FROM = process.env.BENCH_ADAPTERS_FROM ?? 'packed';
 const CONNECTIONS = 32;
 const TARGET = 0.9;
-const NAMES = { express: 'Express 5', fastify: 'Fastify 5', koa: 'Koa 3', hono: 'Hono (Node)' };
+const NAMES = {
+  express: 'Express 5 + requireAuth()',
+  fastify: 'Fastify 5 + requireAuth()',
+  koa: 'Koa 3 + requireAuth()',
+  hono: 'Hono (Node) + requireAuth()',
+  nestjs: 'NestJS 12 (platform-express) + DropsAuthGuard',
+};
+/** What the adapter puts in front of the route, in the rows' names. */
+const GUARD = { nestjs: 'DropsAuthGuard' };
 
-/** Requests/s answered 200 and server CPU µs per request over `seconds`; anything else fails the bench. */
-async function measure(server, authorization, seconds) {
-  const before = cpuMicros(server.child.pid);
-  const result = await autocannon({
-    url: `${server.url}/whoami`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: authorization ? { authorization } : {},
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${server.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  return { rate: result['2xx'] / result.duration, cpu: (cpuMicros(server.child.pid) - before) / result['2xx'] };
+const BARE_BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
+
+/**
+ * `GET /whoami` once: fails unless it is a 200 with `cache-control: no-store`, JSON, and exactly
+ * `expected`. Resolves the body's text, which every answer while timing must match.
+ */
+async function checkAnswer(label, url, authorization, expected) {
+  const res = await fetch(`${url}/whoami`, { headers: authorization ? { authorization } : {} });
+  const text = await res.text();
+  const problems = [
+    res.status !== 200 && `status ${res.status}`,
+    res.headers.get('cache-control') !== 'no-store' && `cache-control ${res.headers.get('cache-control')}`,
+    !res.headers.get('content-type')?.startsWith('application/json') && `content-type ${res.headers.get('content-type')}`,
+    text !== JSON.stringify(expected) && `body ${text}, expected ${JSON.stringify(expected)}`,
+  ].filter(Boolean);
+  if (problems.length > 0) throw new Error(`${label}: wrong answer: ${problems.join('; ')}`);
+  return text;
 }
 
-/** The rows of one adapter: its bare route, then requireAuth() with each store and credential. */
-async function measureAdapter(adapter, oidc, databaseUrl, idToken) {
+/** Requests/s and server CPU µs per request over `seconds`; any answer but the expected body fails the bench. */
+async function measure(c, seconds) {
+  const before = cpuMicros(c.server.child.pid);
+  const result = await autocannon({
+    url: `${c.server.url}/whoami`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: c.auth ? { authorization: c.auth } : {},
+    expectBody: c.body,
+  });
+  const cpu = cpuMicros(c.server.child.pid) - before;
+  const bad = { 'non-2xx': result.non2xx, 'wrong bodies': result.mismatches, errors: result.errors, timeouts: result.timeouts };
+  if (Object.values(bad).some((n) => n > 0) || result['2xx'] === 0) {
+    throw new Error(
+      `${c.label}: ${Object.entries(bad)
+        .map(([what, n]) => `${n} ${what}`)
+        .join(', ')} (${result['2xx']} right answers)`,
+    );
+  }
+  return { rate: result['2xx'] / result.duration, cpu: cpu / result['2xx'] };
+}
+
+/** The interquartile range of `values` (times `scale`), as text. */
+const spread = (values, digits, scale = 1) =>
+  `${(quantile(values, 0.25) * scale).toFixed(digits)}–${(quantile(values, 0.75) * scale).toFixed(digits)}`;
+
+/** The rows of one adapter: its bare route, then the adapter with each store and credential. */
+async function measureAdapter(adapter, oidc, databaseUrl, idToken, script) {
+  const guard = GUARD[adapter] ?? 'requireAuth()';
   const procs = [];
   try {
-    const [bare, memory, lite, postgres] = await startAll(procs, [
-      startPeer(adapter),
-      startPeer(`${adapter}-drops-auth`, { ...oidc, KEY_STORE: 'memory' }),
-      startPeer(`${adapter}-drops-auth`, oidc),
-      startPeer(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
+    const start = (kind, env = {}) => startPeer(kind, { ...env, NODE_PATH: undefined }, { script });
+    const [bareServer, memory, lite, postgres] = await startAll(procs, [
+      start(adapter),
+      start(`${adapter}-drops-auth`, { ...oidc, KEY_STORE: 'memory' }),
+      start(`${adapter}-drops-auth`, oidc),
+      start(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
     ]);
+    const keyBody = (server) => ({ accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) });
+    const bare = { name: 'bare route, no auth', server: bareServer, expected: BARE_BODY };
     const contenders = [
-      { name: 'bare route, no auth', server: bare },
-      { name: 'requireAuth(), API key, memory store', server: memory, auth: `Bearer ${memory.apiKey}`, target: TARGET },
-      { name: 'requireAuth(), API key, PGlite', server: lite, auth: `Bearer ${lite.apiKey}`, target: TARGET },
-      { name: 'requireAuth(), API key, PostgreSQL', server: postgres, auth: `Bearer ${postgres.apiKey}`, target: TARGET },
-      { name: 'requireAuth(), ID token', server: lite, auth: `Bearer ${idToken}`, target: adapter === 'express' ? TARGET : undefined },
-    ].map((c) => ({ ...c, rate: 0, cpu: Infinity }));
-    for (const c of contenders.slice(1)) {
-      const body = await whoami(c.server.url, c.auth);
-      if (body.accountId === undefined) throw new Error(`${adapter}: ${c.name}: ${JSON.stringify(body)}`);
+      { name: `${guard}, API key, memory store`, server: memory, key: true, target: TARGET },
+      { name: `${guard}, API key, PGlite`, server: lite, key: true, target: TARGET },
+      { name: `${guard}, API key, PostgreSQL`, server: postgres, key: true, target: TARGET },
+      {
+        name: `${guard}, ID token`,
+        server: lite,
+        auth: `Bearer ${idToken}`,
+        expected: { accountId: 'acct_bench', credential: 'id_token' },
+        target: adapter === 'express' ? TARGET : undefined,
+      },
+    ].map((c) => (c.key ? { ...c, auth: `Bearer ${c.server.apiKey}`, expected: keyBody(c.server) } : c));
+    const all = [bare, ...contenders];
+    for (const c of all) {
+      c.label = `${adapter}: ${c.name}`;
+      c.body = await checkAnswer(c.label, c.server.url, c.auth, c.expected);
+      Object.assign(c, { rates: [], cpus: [], rateRatios: [], cpuRatios: [] });
     }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of contenders) {
-        await measure(c.server, c.auth, 1);
-        const { rate, cpu } = await measure(c.server, c.auth, SECONDS);
-        if (process.env.BENCH_VERBOSE) {
-          process.stderr.write(`  ${adapter} round ${round + 1}: ${c.name}: ${rate.toFixed(0)} req/s, ${cpu.toFixed(1)} µs CPU/request\n`);
-        }
-        c.rate = Math.max(c.rate, rate);
-        c.cpu = Math.min(c.cpu, cpu);
+    for (const c of all) await measure(c, WARMUP_SECONDS);
+
+    let round = 0;
+    const slot = async (c) => {
+      const m = await measure(c, SECONDS);
+      c.rates.push(m.rate);
+      c.cpus.push(m.cpu);
+      if (process.env.BENCH_VERBOSE) {
+        process.stderr.write(
+          `  ${adapter} round ${round + 1}: ${c.name}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request\n`,
+        );
       }
+      return m;
+    };
+    const pair = (c, m, bareRound) => {
+      c.rateRatios.push(m.rate / bareRound.rate);
+      c.cpuRatios.push(bareRound.cpu / m.cpu);
+    };
+    let bareBefore = await slot(bare);
+    for (; round < ROUNDS; round++) {
+      const [a, b, c, d] = contenders.map((_, i) => contenders[(i + round) % contenders.length]);
+      pair(a, await slot(a), bareBefore);
+      const bRound = await slot(b);
+      const bareMiddle = await slot(bare);
+      pair(b, bRound, bareMiddle);
+      pair(c, await slot(c), bareMiddle);
+      const dRound = await slot(d);
+      bareBefore = await slot(bare);
+      pair(d, dRound, bareBefore);
     }
-    const [baseline] = contenders;
-    const group = `${NAMES[adapter]} + requireAuth() against its bare route`;
-    return [
-      ...contenders.map((c) => ({
-        group,
-        name: c.name,
-        opsPerSec: c.rate,
-        display: `${(c.rate / 1e3).toFixed(1)} k req/s`,
-        ...(c === baseline ? {} : { ratio: c.rate / baseline.rate, target: c.target }),
-      })),
-      ...contenders.map((c) => ({
-        group: `${group}, server CPU per request`,
-        name: c.name,
-        opsPerSec: 1e6 / c.cpu,
-        display: `${c.cpu.toFixed(1)} µs CPU/req`,
-        ...(c === baseline ? {} : { ratio: baseline.cpu / c.cpu }),
-      })),
-    ];
+
+    const group = `${NAMES[adapter]} against its bare route`;
+    const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
+    const note = `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with the bare route's round next to it; in brackets the interquartile range (of the paired ratios where there is a ratio)`;
+    const rateRows = all.map((c) => {
+      const row = { group, name: c.name, opsPerSec: quantile(c.rates, 0.5) };
+      const rate = `${(row.opsPerSec / 1e3).toFixed(1)} k req/s`;
+      if (c === bare) return { ...row, display: `${rate} (${spread(c.rates, 1, 1e-3)})`, note };
+      return { ...row, display: `${rate} (ratio ${spread(c.rateRatios, 2)})`, ratio: pairedSummary(c.rateRatios).median, target: c.target };
+    });
+    const cpuRows = all.map((c) => {
+      const cpu = quantile(c.cpus, 0.5);
+      const row = { group: `${group}, server CPU per request`, name: c.name, opsPerSec: 1e6 / cpu };
+      if (c === bare) return { ...row, display: `${cpu.toFixed(1)} µs CPU/req (${spread(c.cpus, 1)})` };
+      return {
+        ...row,
+        display: `${cpu.toFixed(1)} µs CPU/req (ratio ${spread(c.cpuRatios, 2)})`,
+        ratio: pairedSummary(c.cpuRatios).median,
+      };
+    });
+    return [...rateRows, ...cpuRows];
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
   }
 }
 
 export async function run() {
+  const unknown = ADAPTERS.filter((a) => !(a in NAMES));
+  if (unknown.length > 0) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${Object.keys(NAMES).join(', ')})`);
+  if (FROM !== 'packed' && FROM !== 'workspace') throw new Error(`BENCH_ADAPTERS_FROM: packed or workspace, not ${FROM}`);
+  const script = FROM === 'packed' ? await packedPeersScript() : undefined;
   const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
   const scratch = await createScratchDatabase('adapters');
   try {
     const rows = [];
-    for (const adapter of ADAPTERS) rows.push(...(await measureAdapter(adapter, oidc, scratch.url, idToken)));
+    for (const adapter of ADAPTERS) rows.push(...(await measureAdapter(adapter, oidc, scratch.url, idToken, script)));
     return rows;
   } finally {
     await idp.close();

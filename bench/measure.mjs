@@ -56,3 +56,19 @@ export async function interleaved(contenders, rounds = 5) {
   }
   return best;
 }
+
+/** The `q` quantile (0 to 1) of `values`, interpolated between the two nearest samples. */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below] + (sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (at - below);
+}
+
+/**
+ * Median and interquartile range of paired ratios: `ratios[i]` divides a contender's round by the
+ * floor's round next to it, so load that comes and goes across the run cancels out of each pair.
+ */
+export function pairedSummary(ratios) {
+  return { median: quantile(ratios, 0.5), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };
+}
