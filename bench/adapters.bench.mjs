@@ -98,9 +98,11 @@ const spread = (values, digits, scale = 1) =>
   `${(quantile(values, 0.25) * scale).toFixed(digits)}–${(quantile(values, 0.75) * scale).toFixed(digits)}`;
 
 /** The rows of one adapter: its bare route, then the adapter with each store and credential. */
-async function measureAdapter(adapter, oidc, databaseUrl, idToken, script) {
+async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, withNote }) {
   const guard = GUARD[adapter] ?? 'requireAuth()';
   const procs = [];
+  const began = Date.now();
+  const log = (line) => process.env.BENCH_VERBOSE && process.stderr.write(`  ${adapter}${line}\n`);
   try {
     const start = (kind, env = {}) => startPeer(kind, { ...env, NODE_PATH: undefined }, { script });
     const [bareServer, memory, lite, postgres] = await startAll(procs, [
@@ -129,6 +131,7 @@ async function measureAdapter(adapter, oidc, databaseUrl, idToken, script) {
       c.body = await checkAnswer(c.label, c.server.url, c.auth, c.expected);
       Object.assign(c, { rates: [], cpus: [], rateRatios: [], cpuRatios: [] });
     }
+    log(`: servers up and answers checked in ${((Date.now() - began) / 1000).toFixed(1)} s`);
     for (const c of all) await measure(c, WARMUP_SECONDS);
 
     let round = 0;
@@ -136,11 +139,7 @@ async function measureAdapter(adapter, oidc, databaseUrl, idToken, script) {
       const m = await measure(c, SECONDS);
       c.rates.push(m.rate);
       c.cpus.push(m.cpu);
-      if (process.env.BENCH_VERBOSE) {
-        process.stderr.write(
-          `  ${adapter} round ${round + 1}: ${c.name}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request\n`,
-        );
-      }
+      log(` round ${round + 1}: ${c.name}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request`);
       return m;
     };
     const pair = (c, m, bareRound) => {
@@ -160,13 +159,16 @@ async function measureAdapter(adapter, oidc, databaseUrl, idToken, script) {
       pair(d, dRound, bareBefore);
     }
 
+    log(`: measured in ${((Date.now() - began) / 1000).toFixed(1)} s in all`);
     const group = `${NAMES[adapter]} against its bare route`;
     const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
-    const note = `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with the bare route's round next to it; in brackets the interquartile range (of the paired ratios where there is a ratio)`;
+    const note = withNote
+      ? `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with the bare route's round next to it; in brackets the interquartile range (of the paired ratios where there is a ratio)`
+      : undefined;
     const rateRows = all.map((c) => {
       const row = { group, name: c.name, opsPerSec: quantile(c.rates, 0.5) };
       const rate = `${(row.opsPerSec / 1e3).toFixed(1)} k req/s`;
-      if (c === bare) return { ...row, display: `${rate} (${spread(c.rates, 1, 1e-3)})`, note };
+      if (c === bare) return { ...row, display: `${rate} (${spread(c.rates, 1, 1e-3)})`, ...(note && { note }) };
       return { ...row, display: `${rate} (ratio ${spread(c.rateRatios, 2)})`, ratio: pairedSummary(c.rateRatios).median, target: c.target };
     });
     const cpuRows = all.map((c) => {
@@ -189,14 +191,20 @@ export async function run() {
   const unknown = ADAPTERS.filter((a) => !(a in NAMES));
   if (unknown.length > 0) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${Object.keys(NAMES).join(', ')})`);
   if (FROM !== 'packed' && FROM !== 'workspace') throw new Error(`BENCH_ADAPTERS_FROM: packed or workspace, not ${FROM}`);
+  const packing = Date.now();
   const script = FROM === 'packed' ? await packedPeersScript() : undefined;
+  if (script && process.env.BENCH_VERBOSE)
+    process.stderr.write(`  packed and installed in ${((Date.now() - packing) / 1000).toFixed(1)} s\n`);
   const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
   const scratch = await createScratchDatabase('adapters');
   try {
     const rows = [];
-    for (const adapter of ADAPTERS) rows.push(...(await measureAdapter(adapter, oidc, scratch.url, idToken, script)));
+    for (const adapter of ADAPTERS) {
+      // How the figures were taken goes once, under the first adapter's table.
+      rows.push(...(await measureAdapter(adapter, { oidc, databaseUrl: scratch.url, idToken, script, withNote: rows.length === 0 })));
+    }
     return rows;
   } finally {
     await idp.close();

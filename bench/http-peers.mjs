@@ -302,7 +302,10 @@ server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', ()
   if (process.send) process.send({ url, ...extra });
   else process.stdout.write(`${url} ${JSON.stringify(extra)}\n`);
 });
-process.on('SIGTERM', () => {
+function stop() {
   server.closeAllConnections();
   server.close(() => process.exit(0));
-});
+}
+process.on('SIGTERM', stop);
+// Started by a bench that has gone (killed, or crashed past its cleanup): nothing is left running.
+process.on('disconnect', stop);

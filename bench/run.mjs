@@ -77,7 +77,9 @@ if (!filter) {
     `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; ` +
       `jose ${version('jose')}, pg ${version('pg')}, @electric-sql/pglite ${version('@electric-sql/pglite')}, ` +
       `jsonwebtoken ${version('jsonwebtoken')}, jwks-rsa ${version('jwks-rsa')}, ` +
-      `express-oauth2-jwt-bearer ${version('express-oauth2-jwt-bearer')}, autocannon ${version('autocannon')}; ` +
+      `express-oauth2-jwt-bearer ${version('express-oauth2-jwt-bearer')}, autocannon ${version('autocannon')}, ` +
+      `express ${version('express')}, fastify ${version('fastify')}, koa ${version('koa')}, hono ${version('hono')}, ` +
+      `@nestjs/core ${version('@nestjs/core')}; ` +
       `whole run ${seconds} s.`,
   ];
   for (const group of new Set(rows.map((r) => r.group))) {
