@@ -20,7 +20,7 @@
  * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
  * (the right account, credential and key id); while timing, autocannon compares every body with it
  * and any other body, non-2xx answer, error or timeout fails the bench. Needs PostgreSQL
- * (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1.5),
+ * (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1),
  * BENCH_ADAPTERS_ROUNDS (default 7) and BENCH_ADAPTERS (default `express,fastify,koa,hono,nestjs`)
  * bound the run; BENCH_VERBOSE=1 prints every round.
  *
@@ -35,7 +35,7 @@ import { cpuMicros, startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 
-const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1.5);
+const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 7);
 const WARMUP_SECONDS = 1;
 const ADAPTERS = (process.env.BENCH_ADAPTERS ?? 'express,fastify,koa,hono,nestjs').split(',');
