@@ -67,7 +67,9 @@ export function createAccessLog(logger: Logger): AccessLog | null {
     const remoteAddress = req.socket.remoteAddress;
     if (remoteAddress !== undefined) line += `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
     // The address every per-client limit counted (the trusted proxies applied), not only the socket's.
-    const clientAddress = req.ip;
+    // With no proxy trusted (Express's default, `TRUST_PROXY=false`) that is the socket's: `req.ip`
+    // would parse `X-Forwarded-For` only to throw it away.
+    const clientAddress = req.app?.settings['trust proxy'] === false ? remoteAddress : req.ip;
     if (clientAddress !== undefined) line += `,"clientAddress":${JSON.stringify(clientAddress)}`;
     line += `},"res":{"statusCode":${status}},"responseTime":${round(durationMs)}`;
     const principal = req.auth;
