@@ -122,7 +122,10 @@ describe('createAccessLog', () => {
       authorization: '[redacted]',
     });
     expect(JSON.parse(lines[1]!).req.url).toBe('/d/x?k=[redacted]');
-    expect(JSON.parse(lines[2]!).req).toMatchObject({ url: '/d/x?k=1', headers: { 'user-agent': 'cli/1.0', 'x-forwarded-for': '10.0.0.1' } });
+    expect(JSON.parse(lines[2]!).req).toMatchObject({
+      url: '/d/x?k=1',
+      headers: { 'user-agent': 'cli/1.0', 'x-forwarded-for': '10.0.0.1' },
+    });
   });
 
   it('is off above info', () => {
