@@ -109,13 +109,22 @@ describe('createAccessLog', () => {
         headers: { 'user-agent': idToken, 'x-forwarded-for': apiKey, authorization: `Bearer ${apiKey}`, cookie: idToken },
       },
     });
+    // Each line is scrubbed whatever the lines before it held (the log keeps the last value it scrubbed).
+    const clean = exchange({ req: { originalUrl: '/d/x?k=1', headers: { 'user-agent': 'cli/1.0', 'x-forwarded-for': '10.0.0.1' } } });
+    log(clean.req, clean.res, null, 1);
     log(req, res, null, 1);
-    expect(lines[0]).not.toContain('KKKKKKKKKK');
-    expect(lines[0]).not.toContain('eyJ');
-    expect(JSON.parse(lines[0]!).req.headers).toEqual({
+    log(clean.req, clean.res, null, 1);
+    expect(lines[1]).not.toContain('KKKKKKKKKK');
+    expect(lines[1]).not.toContain('eyJ');
+    expect(JSON.parse(lines[1]!).req.headers).toEqual({
       'user-agent': '[redacted]',
       'x-forwarded-for': '[redacted]',
       authorization: '[redacted]',
+    });
+    expect(JSON.parse(lines[1]!).req.url).toBe('/d/x?k=[redacted]');
+    expect(JSON.parse(lines[2]!).req).toMatchObject({
+      url: '/d/x?k=1',
+      headers: { 'user-agent': 'cli/1.0', 'x-forwarded-for': '10.0.0.1' },
     });
   });
 

@@ -16,17 +16,37 @@ interface PinoInternals {
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
+/**
+ * `JSON.stringify(scrubSecrets(value))`, keeping the last answer: clients send the same host, user
+ * agent and path request after request, and a string compare is cheaper than the scrub's regular
+ * expression and the serialization.
+ */
+function scrubbedJson(): (value: string) => string {
+  let last: string | undefined;
+  let lastJson = '';
+  return (value) => {
+    if (value !== last) {
+      lastJson = JSON.stringify(scrubSecrets(value));
+      last = value;
+    }
+    return lastJson;
+  };
+}
+
 /** `{"host":"…","authorization":"[redacted]"}`: a safe few headers, each scrubbed, as JSON. */
-function headersJson(headers: IncomingHttpHeaders): string {
-  let json = '';
-  for (const name of LOGGED_HEADERS) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    // A client may paste a credential into any header (a user agent, a forwarded-for); scrub them all.
-    json += `${json === '' ? '{' : ','}"${name}":${JSON.stringify(typeof value === 'string' ? scrubSecrets(value) : value)}`;
-  }
-  if (headers.authorization !== undefined) json += `${json === '' ? '{' : ','}"authorization":"[redacted]"`;
-  return json === '' ? '{}' : `${json}}`;
+function headersJsonOf(): (headers: IncomingHttpHeaders) => string {
+  const names = LOGGED_HEADERS.map((name) => ({ name, key: JSON.stringify(name), json: scrubbedJson() }));
+  return (headers) => {
+    let json = '';
+    for (const { name, key, json: valueJson } of names) {
+      const value = headers[name];
+      if (value === undefined) continue;
+      // A client may paste a credential into any header (a user agent, a forwarded-for); scrub them all.
+      json += `${json === '' ? '{' : ','}${key}:${typeof value === 'string' ? valueJson(value) : JSON.stringify(value)}`;
+    }
+    if (headers.authorization !== undefined) json += `${json === '' ? '{' : ','}"authorization":"[redacted]"`;
+    return json === '' ? '{}' : `${json}}`;
+  };
 }
 
 /**
@@ -56,18 +76,22 @@ export function createAccessLog(logger: Logger): AccessLog | null {
   const completed = { level: `{"level":${values['info']}`, end: ending('request completed') };
   const errored = { level: `{"level":${values['error']}`, end: ending('request errored') };
   const aborted = { level: `{"level":${values['warn']}`, end: ending('request aborted') };
+  const headersJson = headersJsonOf();
+  const urlJson = scrubbedJson();
 
   return (req, res, route, durationMs) => {
     const status = res.statusCode;
     const kind = !res.writableFinished ? aborted : status >= 500 ? errored : completed;
     let line =
       `${kind.level}${time()}${bindings},"req":{"id":${JSON.stringify(req.id)},"method":${JSON.stringify(req.method)}` +
-      `,"url":${JSON.stringify(scrubSecrets(req.originalUrl ?? req.url))},"route":${route === null ? 'null' : JSON.stringify(route)}` +
+      `,"url":${urlJson(req.originalUrl ?? req.url)},"route":${route === null ? 'null' : JSON.stringify(route)}` +
       `,"headers":${headersJson(req.headers)}`;
     const remoteAddress = req.socket.remoteAddress;
     if (remoteAddress !== undefined) line += `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
     // The address every per-client limit counted (the trusted proxies applied), not only the socket's.
-    const clientAddress = req.ip;
+    // With no proxy trusted (Express's default, `TRUST_PROXY=false`) that is the socket's: `req.ip`
+    // would parse `X-Forwarded-For` only to throw it away.
+    const clientAddress = req.app?.settings['trust proxy'] === false ? remoteAddress : req.ip;
     if (clientAddress !== undefined) line += `,"clientAddress":${JSON.stringify(clientAddress)}`;
     line += `},"res":{"statusCode":${status}},"responseTime":${round(durationMs)}`;
     const principal = req.auth;

@@ -23,15 +23,31 @@ const whoami: RequestHandler = (req, res) => {
  * a 405 and any longer path a 404.
  *
  * The most called route (every CLI run and dashboard load checks its credential), so it is
- * mounted on the app itself, right after the per-request context, and answers through
- * `sendJson`: a router of its own would be a second dispatch per request, and `res.json` hashes
- * the body for an ETag that a `no-store` answer never uses.
+ * mounted on the app itself, right after the per-request context, as one route whose first
+ * handler (for every method) is `requireAuth()`: `/whoami` itself is matched once, with no
+ * mount point to strip from the URL and put back (what `app.use('/whoami', …)` costs every
+ * request). A refused credential still answers as refused before routing: the route is
+ * unset (`req.route`) until the credential is accepted, so the 401 is counted and logged with no route, like every other
+ * family's. Longer paths go to `app.use('/whoami', …)`: authenticated, then the 404. The
+ * answer goes through `sendJson`: `res.json` hashes the body for an ETag that a `no-store`
+ * answer never uses.
  */
 export function mountWhoami(app: Express, ctx: RouteContext): void {
-  app.use('/whoami', ctx.auth.requireAuth());
+  const requireAuth = ctx.auth.requireAuth();
+  // Unset while the credential is judged (a refusal is answered from inside `requireAuth()`), set
+  // again once it is accepted.
+  const refusedBeforeRouting: RequestHandler = (req, res, next) => {
+    const route: unknown = req.route;
+    req.route = undefined;
+    requireAuth(req, res, (err?: unknown) => {
+      if (err === undefined) req.route = route;
+      next(err);
+    });
+  };
   app
     .route('/whoami')
+    .all(refusedBeforeRouting)
     .get(whoami)
     .all((_req, _res, next) => next(methodNotAllowed('GET')));
-  app.use('/whoami', (_req, _res, next) => next(notFound()));
+  app.use('/whoami', requireAuth, (_req, _res, next) => next(notFound()));
 }
