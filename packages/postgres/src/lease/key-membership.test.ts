@@ -50,6 +50,24 @@ describe('KeyMembership (sorted 96-bit id fingerprints)', () => {
     expect(members.size).toBe(0);
   });
 
+  it('answers pending additions and removals (not merged yet), and no for ids sharing only their first 32 or 64 bits', () => {
+    const held = Array.from({ length: 100 }, randomId);
+    const members = KeyMembership.of(held);
+    const added = randomId();
+    members.add(added);
+    members.remove(held[0]!);
+    expect(members.mayContain(added)).toBe(true);
+    expect(members.mayContain(held[0]!)).toBe(false);
+    expect(members.mayContain(held[1]!)).toBe(true);
+    for (const id of [added, held[0]!]) {
+      for (const digits of [8, 16]) expect(members.mayContain(sharing(id, digits))).toBe(false);
+    }
+    members.remove(added);
+    members.add(held[0]!);
+    expect(members.mayContain(added)).toBe(false);
+    expect(members.mayContain(held[0]!)).toBe(true);
+  });
+
   it('merges many changes into the same answers as a fresh build', () => {
     const start = Array.from({ length: 3_000 }, randomId);
     const members = KeyMembership.of(start);

@@ -30,6 +30,12 @@ export class KeyMembership {
   #added = new Map<string, number>();
   /** Fingerprints of `#sorted` removed since the merge, with their counts. */
   #removed = new Map<string, number>();
+  /**
+   * The first words of the fingerprints in `#added` and `#removed`, with their counts: a lookup
+   * whose first word is not here (about every one, n / 2^32 aside) skips the two maps, so it
+   * makes no string and hashes none.
+   */
+  #pendingFirstWords = new Map<number, number>();
   /** The fingerprint being looked up (no allocation per lookup). */
   readonly #probe = new Uint32Array(FINGERPRINT_WORDS);
 
@@ -63,16 +69,26 @@ export class KeyMembership {
   /** False: `id` is certainly not an active key. True: it may be (ask the database). */
   mayContain(id: string): boolean {
     // The whole fingerprint is read for every id, and searched in one pass: no shorter path for an
-    // id that shares only a held id's first bits, which a near miss could be timed on.
+    // id that shares only a held id's first bits, which a near miss could be timed on. The pending
+    // changes are looked at only for an id sharing one's first word, as the search compares the
+    // other words only on a tie of the first.
     if (!writeFingerprint(id, this.#probe, 0)) return true;
-    const key = this.#added.size + this.#removed.size > 0 ? fingerprintKey(id) : '';
-    if (this.#added.has(key)) return true;
-    const removed = this.#removed.get(key) ?? 0;
-    if (removed === 0) {
-      const at = lowerBound(this.#sorted, this.#probe);
-      return at < this.#sorted.length && compareAt(this.#sorted, at, this.#probe, 0) === 0;
+    if (this.#pendingFirstWords.size > 0 && this.#pendingFirstWords.has(this.#probe[0]! | 0)) {
+      const key = fingerprintKey(id);
+      if (this.#added.has(key)) return true;
+      const removed = this.#removed.get(key) ?? 0;
+      if (removed > 0) return countIn(this.#sorted, this.#probe) > removed;
     }
-    return countIn(this.#sorted, this.#probe) > removed;
+    const at = lowerBound(this.#sorted, this.#probe);
+    return at < this.#sorted.length && compareAt(this.#sorted, at, this.#probe, 0) === 0;
+  }
+
+  /** Counts one more (`by` 1) or one less (`by` -1) pending change with the probe's first word. */
+  #pending(by: 1 | -1): void {
+    const word = this.#probe[0]! | 0;
+    const n = (this.#pendingFirstWords.get(word) ?? 0) + by;
+    if (n === 0) this.#pendingFirstWords.delete(word);
+    else this.#pendingFirstWords.set(word, n);
   }
 
   /** A key became active. */
@@ -80,6 +96,7 @@ export class KeyMembership {
     if (!writeFingerprint(id, this.#probe, 0)) return;
     const key = fingerprintKey(id);
     this.#added.set(key, (this.#added.get(key) ?? 0) + 1);
+    this.#pending(1);
     this.#mergeIfDue();
   }
 
@@ -91,12 +108,14 @@ export class KeyMembership {
     if (added > 0) {
       if (added === 1) this.#added.delete(key);
       else this.#added.set(key, added - 1);
+      this.#pending(-1);
       return;
     }
     const removed = this.#removed.get(key) ?? 0;
     // Only what is held can go (the announcements are applied in revision order, so this holds).
     if (countIn(this.#sorted, this.#probe) <= removed) return;
     this.#removed.set(key, removed + 1);
+    this.#pending(1);
     this.#mergeIfDue();
   }
 
@@ -105,6 +124,7 @@ export class KeyMembership {
     this.#sorted = new Uint32Array(0);
     this.#added = new Map();
     this.#removed = new Map();
+    this.#pendingFirstWords = new Map();
   }
 
   #mergeIfDue(): void {
@@ -135,5 +155,6 @@ export class KeyMembership {
     this.#sorted = out;
     this.#added = new Map();
     this.#removed = new Map();
+    this.#pendingFirstWords = new Map();
   }
 }
