@@ -1,5 +1,5 @@
 import { UnauthenticatedError } from '../errors/index.js';
-import { decodeJsonPart, splitCompactJwt } from './decode-compact-jwt.js';
+import { decodeJsonPart, splitCompactJwt, type CompactJwtParts } from './decode-compact-jwt.js';
 import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
 import { parseIdTokenVerifierOptions, type IdTokenVerifierOptions } from './id-token-verifier-options.js';
 import type { KeySource } from './key-source.js';
@@ -7,16 +7,18 @@ import { RemoteKeySet } from './remote-key-set.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader, type AcceptedHeader } from './verify-header.js';
-import { verifyJws } from '../platform/runtime-crypto.js';
+import { verifyJws, type PublicKey } from '../platform/runtime-crypto.js';
 import { providerWarning } from './provider-warning.js';
 
 /** Distinct acceptable headers remembered (forgotten all at once when full). */
 const MAX_ACCEPTED_HEADERS = 64;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+/** Freezes `value` and every object under it (JSON: no cycles, no accessors). No array of values is made on the way. */
+function deepFreeze<T extends object>(value: T): T {
+  Object.freeze(value);
+  for (const name in value) {
+    const child: unknown = value[name];
+    if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) deepFreeze(child);
   }
   return value;
 }
@@ -125,20 +127,47 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return header;
   }
 
-  async function verifyFresh(token: string): Promise<IdTokenClaims> {
+  /**
+   * Verifies a token not seen before (or whose key changed). No promise is made when the key is
+   * at hand and the signature is checked right here (a lone verification): the claims come back
+   * as they are. A promise when the key set must be fetched or the check goes to the thread pool.
+   */
+  function verifyFresh(token: string): IdTokenClaims | Promise<IdTokenClaims> {
     const parts = splitCompactJwt(token);
-    const { kid, alg } = headerOf(parts.header);
+    const header = headerOf(parts.header);
     const payload = decodeJsonPart(parts.payload, 'payload');
-    // Always yield once before the signature check, so every verification of a burst is counted
-    // in `pending` by the time the first one picks its strategy.
-    const key = await keySet.getKey(kid, alg);
-    // Offload only when other verifications are waiting: one alone is faster done right here.
-    const signed = verifyJws(alg, key, parts.signingInput, parts.signature, pending > 1);
-    const valid = typeof signed === 'boolean' ? signed : await signed;
+    const key = keySet.getKey(header.kid, header.alg);
+    return key instanceof Promise
+      ? key.then((found) => verifySigned(token, parts, header, payload, found))
+      : verifySigned(token, parts, header, payload, key);
+  }
+
+  function verifySigned(
+    token: string,
+    parts: CompactJwtParts,
+    header: AcceptedHeader,
+    payload: Record<string, unknown>,
+    key: PublicKey,
+  ): IdTokenClaims | Promise<IdTokenClaims> {
+    // Offload only when other verifications are in flight (a burst): one alone is faster done
+    // right here than handed to a worker thread and back.
+    const signed = verifyJws(header.alg, key, parts.signingInput, parts.signature, pending > 1);
+    return typeof signed === 'boolean'
+      ? acceptSigned(token, signed, header, payload, key)
+      : signed.then((valid) => acceptSigned(token, valid, header, payload, key));
+  }
+
+  function acceptSigned(
+    token: string,
+    valid: boolean,
+    header: AcceptedHeader,
+    payload: Record<string, unknown>,
+    key: PublicKey,
+  ): IdTokenClaims {
     if (!valid) throw new UnauthenticatedError('invalid_token', 'signature does not verify');
     const claims = verifyStaticClaims(payload, expected);
     verifyTimeClaims(claims, clock(), clockToleranceSeconds);
-    cache.set(token, { claims: deepFreeze(claims), kid, alg, key });
+    cache.set(token, { claims: deepFreeze(claims), kid: header.kid, alg: header.alg, key });
     return claims;
   }
 
