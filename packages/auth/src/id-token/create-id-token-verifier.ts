@@ -4,6 +4,7 @@ import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
 import { parseIdTokenVerifierOptions, type IdTokenVerifierOptions } from './id-token-verifier-options.js';
 import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';
+import { withCachedVerification } from './cached-verification.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader, type AcceptedHeader } from './verify-header.js';
@@ -112,6 +113,20 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return hit.claims;
   }
 
+  // The repeat path without a promise, for the authenticator's check: only a hit that verifyRepeat
+  // would answer with its claims at once; anything else goes through verify().
+  function verifyCached(token: string): IdTokenClaims | undefined {
+    const hit = cache.get(token);
+    if (hit === undefined || keySet.peek(hit.kid, hit.alg) !== hit.key) return undefined;
+    try {
+      verifyTimeClaims(hit.claims, clock(), clockToleranceSeconds);
+    } catch {
+      return undefined;
+    }
+    warning.recovered();
+    return hit.claims;
+  }
+
   /** Header part -> kid and alg, for headers already found acceptable: one key's tokens share a header. */
   const acceptedHeaders = new Map<string, AcceptedHeader>();
 
@@ -142,7 +157,7 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return claims;
   }
 
-  return {
+  return withCachedVerification({
     async verify(token: string): Promise<IdTokenClaims> {
       pending++;
       try {
@@ -163,5 +178,5 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
         throw error;
       });
     },
-  };
+  }, verifyCached);
 }
