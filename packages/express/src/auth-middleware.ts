@@ -33,7 +33,10 @@ export function authMiddleware(
   const accept = parseAuthRouteOptions(options, authenticator, name);
   const check = createAuthCheck(authenticator, { accept, optional: name === 'optionalAuth' });
   const finish = (req: Request, res: Response, next: NextFunction, answer: AuthAnswer): void => {
-    if (answer instanceof DropsAuthError) return fail(req, res, next, answer);
+    if (answer instanceof DropsAuthError) {
+      fail(req, res, next, answer);
+      return;
+    }
     req.auth = answer;
     const expiration = keyExpirationHeader(answer);
     if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);

@@ -57,7 +57,11 @@ export function authHook(
 
   // A plain function of three parameters, so Fastify (4 and 5 alike) hands it `done` and waits
   // for it: no promise, and no `.then` of Fastify's own, when the answer is at hand.
-  function hook(request: FastifyRequest, reply: FastifyReply, done?: HookHandlerDoneFunction): Promise<FastifyReply | undefined> | undefined {
+  function hook(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done?: HookHandlerDoneFunction,
+  ): Promise<FastifyReply | undefined> | undefined {
     // `request.ip` follows `trustProxy`: read only if a first use is written.
     const answer = check(authorizationOfNodeRequest(request.raw), () => requestInfoOf(request));
     if (done === undefined) {

@@ -46,7 +46,7 @@ export function authMiddleware(
 ): MiddlewareHandler<{ Variables: DropsAuthVariables }> | MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }> {
   const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
   const check = createAuthCheck(authenticator, { accept, optional });
-  const finish = (c: Context, next: Next, answer: AuthAnswer): Response | Promise<void | Response> => {
+  const finish = (c: Context, next: Next, answer: AuthAnswer): Response | ReturnType<Next> => {
     // Only authentication failures are answered here; errors of the routes below propagate.
     if (answer instanceof DropsAuthError) return answerError(c, answer, onError);
     c.set('auth', answer);
@@ -56,10 +56,10 @@ export function authMiddleware(
   };
   // Not async: an answer at hand goes on to `next()` in the same call and hands back its promise,
   // or the failure's `Response` itself (Hono awaits whatever a middleware returns).
-  const middleware = (c: Context, next: Next): Response | Promise<void | Response> => {
+  const middleware = (c: Context, next: Next) => {
     // The client's address is looked up only if a key's first use is written.
     const answer = check(authorizationOf(c), () => clientInfoOf(c, clientIp));
-    return answer instanceof Promise ? answer.then((settled) => finish(c, next, settled)) : finish(c, next, answer);
+    return answer instanceof Promise ? answer.then<unknown>((settled) => finish(c, next, settled)) : finish(c, next, answer);
   };
   return middleware as MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }>;
 }

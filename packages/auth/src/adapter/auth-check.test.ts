@@ -13,7 +13,15 @@ import { createAuthCheck } from './auth-check.js';
 async function storeWithKey() {
   const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
   const key = generateApiKey();
-  await keyStore.create({ id: key.id, accountId: 'acct_1', prefix: key.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
+  await keyStore.create({
+    id: key.id,
+    accountId: 'acct_1',
+    prefix: key.prefix,
+    name: null,
+    createdAt: new Date(),
+    provenance: null,
+    expiresAt: null,
+  });
   return { keyStore, header: `Bearer ${key.secret}` };
 }
 
@@ -110,7 +118,9 @@ describe('createAuthCheck: a repeated ID token', () => {
   it('asks a verifier that inherits from one through its own verify, every time', async () => {
     const inner = createIdTokenVerifier(idp.verifierOptions);
     await inner.warmUp();
-    const wrapped = Object.create(inner, { verify: { value: vi.fn(async () => Promise.reject(new UnauthenticatedError('invalid_token'))) } });
+    const wrapped = Object.create(inner, {
+      verify: { value: vi.fn(async () => Promise.reject(new UnauthenticatedError('invalid_token'))) },
+    });
     const header = `Bearer ${idp.mintIdToken({ sub: 'acct_t' })}`;
     await inner.verify(header.slice(7));
     const check = createAuthCheck(createAuthenticator({ keyStore: new MemoryKeyStore(), idTokenVerifier: wrapped }));

@@ -203,13 +203,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       storeWarning.recovered();
       return apiKeyPrincipal(id, found, request);
     }
-    return Promise.resolve(found).then(
-      (key) => {
-        storeWarning.recovered();
-        return apiKeyPrincipal(id, key, request);
-      },
-      storeFailed,
-    );
+    return Promise.resolve(found).then((key) => {
+      storeWarning.recovered();
+      return apiKeyPrincipal(id, key, request);
+    }, storeFailed);
   }
 
   function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal | DropsAuthError {

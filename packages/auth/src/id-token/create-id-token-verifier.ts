@@ -157,26 +157,29 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return claims;
   }
 
-  return withCachedVerification({
-    async verify(token: string): Promise<IdTokenClaims> {
-      pending++;
-      try {
-        const hit = typeof token === 'string' ? cache.get(token) : undefined;
-        const claims = await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
-        warning.recovered();
-        return claims;
-      } catch (error) {
-        warning.failed(error);
-        throw error;
-      } finally {
-        pending--;
-      }
+  return withCachedVerification(
+    {
+      async verify(token: string): Promise<IdTokenClaims> {
+        pending++;
+        try {
+          const hit = typeof token === 'string' ? cache.get(token) : undefined;
+          const claims = await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
+          warning.recovered();
+          return claims;
+        } catch (error) {
+          warning.failed(error);
+          throw error;
+        } finally {
+          pending--;
+        }
+      },
+      warmUp(): Promise<void> {
+        return keySet.refresh().catch((error: unknown) => {
+          warning.failed(error);
+          throw error;
+        });
+      },
     },
-    warmUp(): Promise<void> {
-      return keySet.refresh().catch((error: unknown) => {
-        warning.failed(error);
-        throw error;
-      });
-    },
-  }, verifyCached);
+    verifyCached,
+  );
 }
