@@ -13,7 +13,15 @@ const headers = [];
 for (let i = 0; i < 1024; i++) {
   const k = generateApiKey();
   headers.push(`Bearer ${k.secret}`);
-  await store.create({ id: k.id, accountId: `acct_${i}`, prefix: k.prefix, name: null, createdAt: new Date(), provenance: null, expiresAt: null });
+  await store.create({
+    id: k.id,
+    accountId: `acct_${i}`,
+    prefix: k.prefix,
+    name: null,
+    createdAt: new Date(),
+    provenance: null,
+    expiresAt: null,
+  });
 }
 const authenticator = createAuthenticator({ keyStore: store });
 const check = createAuthCheck(authenticator, {});
