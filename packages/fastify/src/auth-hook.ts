@@ -1,13 +1,14 @@
 import { DropsAuthError, type Authenticator } from '@drops/auth';
 import {
-  answerOfError,
   authorizationOfNodeRequest,
+  createAuthCheck,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
+  type AuthAnswer,
   type AuthRouteOptions,
 } from '@drops/auth/adapter';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import './drops-auth-request.js';
 import { answerError, type OnError } from './on-error.js';
 import { requestInfoOf } from './request-info.js';
@@ -15,8 +16,16 @@ import { requestInfoOf } from './request-info.js';
 /** Options of `requireAuth()` and `optionalAuth()`. */
 export type AuthHookOptions = AuthRouteOptions;
 
-/** A Fastify `onRequest` or `preHandler` hook (async: it answers the failure itself and returns the reply). */
-export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+/**
+ * A Fastify `onRequest` or `preHandler` hook. Fastify calls it with `done`: it goes on in the same
+ * call when the answer is at hand (a store answering from memory, a cached ID token), and answers
+ * a failure itself. Called without `done` (from a hook of your own), it returns a promise of
+ * `undefined` once `request.auth` is set, or of the reply once it has answered the failure.
+ */
+export interface AuthHook {
+  (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+}
 
 /**
  * Builds the hook behind `requireAuth()` (`optional: false`) and `optionalAuth()`
@@ -32,21 +41,47 @@ export function authHook(
   onError: OnError | undefined,
 ): AuthHook {
   const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
-  return async (request, reply) => {
-    // `request.ip` follows `trustProxy`: read only if a first use is written.
-    const authOptions = { accept, request: () => requestInfoOf(request) };
-    const authorization = authorizationOfNodeRequest(request.raw);
-    try {
-      const principal = optional
-        ? await authenticator.authenticateOptional(authorization, authOptions)
-        : await authenticator.authenticate(authorization, authOptions);
-      (request as { auth: unknown }).auth = principal;
-      const expiration = keyExpirationHeader(principal);
-      if (expiration !== null) reply.header(KEY_EXPIRATION_HEADER, expiration);
-    } catch (error) {
-      if (error instanceof DropsAuthError) return answerError(request, reply, answerOfError(error, authenticator), onError);
-      throw error;
+  const check = createAuthCheck(authenticator, { accept, optional });
+
+  /** Sets `request.auth` and says `true`, or answers the failure and says `false`. */
+  function passed(request: FastifyRequest, reply: FastifyReply, answer: AuthAnswer): boolean {
+    if (answer instanceof DropsAuthError) {
+      answerError(request, reply, answer, onError);
+      return false;
     }
+    request.auth = answer;
+    const expiration = keyExpirationHeader(answer);
+    if (expiration !== null) reply.header(KEY_EXPIRATION_HEADER, expiration);
+    return true;
+  }
+
+  // A plain function of three parameters, so Fastify (4 and 5 alike) hands it `done` and waits
+  // for it: no promise, and no `.then` of Fastify's own, when the answer is at hand.
+  function hook(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done?: HookHandlerDoneFunction,
+  ): Promise<FastifyReply | undefined> | undefined {
+    // `request.ip` follows `trustProxy`: read only if a first use is written.
+    const answer = check(authorizationOfNodeRequest(request.raw), () => requestInfoOf(request));
+    if (done === undefined) {
+      return Promise.resolve(answer).then((settled) => (passed(request, reply, settled) ? undefined : reply));
+    }
+    if (!(answer instanceof Promise)) {
+      if (passed(request, reply, answer)) done();
+      return undefined;
+    }
+    answer.then((settled) => {
+      let through: boolean;
+      try {
+        through = passed(request, reply, settled);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (through) done();
+    }, done);
     return undefined;
-  };
+  }
+  return hook as AuthHook;
 }

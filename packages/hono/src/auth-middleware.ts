@@ -1,12 +1,15 @@
-import { DropsAuthError, type Authenticator, type Principal } from '@drops/auth';
+import { DropsAuthError, type Authenticator, type AuthorizationSource } from '@drops/auth';
 import {
-  answerOfError,
+  authorizationOfNodeRequest,
+  createAuthCheck,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
+  type AuthAnswer,
   type AuthRouteOptions,
+  type NodeRequestLike,
 } from '@drops/auth/adapter';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { answerError, type OnError } from './answer-error.js';
 import { clientInfoOf, type ClientIp } from './client-info.js';
 import type { DropsAuthVariables, OptionalDropsAuthVariables } from './drops-auth-variables.js';
@@ -42,23 +45,41 @@ export function authMiddleware(
   options?: AuthMiddlewareOptions,
 ): MiddlewareHandler<{ Variables: DropsAuthVariables }> | MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }> {
   const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
-  const middleware: MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }> = async (c, next) => {
-    let principal: Principal | null;
-    // The client's address is looked up only if a key's first use is written.
-    const authOptions = { accept, request: () => clientInfoOf(c, clientIp) };
-    try {
-      principal = optional
-        ? await authenticator.authenticateOptional(c.req.raw.headers, authOptions)
-        : await authenticator.authenticate(c.req.raw.headers, authOptions);
-    } catch (error) {
-      // Only authentication failures are answered here; errors of the routes below propagate.
-      if (error instanceof DropsAuthError) return answerError(c, answerOfError(error, authenticator), onError);
-      throw error;
-    }
-    c.set('auth', principal);
-    const expiration = keyExpirationHeader(principal);
+  const check = createAuthCheck(authenticator, { accept, optional });
+  const finish = (c: Context, next: Next, answer: AuthAnswer): Response | ReturnType<Next> => {
+    // Only authentication failures are answered here; errors of the routes below propagate.
+    if (answer instanceof DropsAuthError) return answerError(c, answer, onError);
+    c.set('auth', answer);
+    const expiration = keyExpirationHeader(answer);
     if (expiration !== null) c.header(KEY_EXPIRATION_HEADER, expiration);
-    await next();
+    return next();
   };
-  return middleware;
+  // Not async: an answer at hand goes on to `next()` in the same call and hands back its promise,
+  // or the failure's `Response` itself (Hono awaits whatever a middleware returns).
+  const middleware = (c: Context, next: Next) => {
+    // The client's address is looked up only if a key's first use is written.
+    const answer = check(authorizationOf(c), () => clientInfoOf(c, clientIp));
+    return answer instanceof Promise ? answer.then<unknown>((settled) => finish(c, next, settled)) : finish(c, next, answer);
+  };
+  return middleware as MiddlewareHandler<{ Variables: OptionalDropsAuthVariables }>;
+}
+
+/**
+ * The credential of a request. On `@hono/node-server` (its `env` is `{ incoming, outgoing }`) it is
+ * read from Node's request itself, as the Node adapters do (two `Authorization` headers are the
+ * uniform 401): `c.req.raw.headers` would make the server build a Web `Headers` for a route that
+ * never reads one. Elsewhere (Bun, Deno, Workers) from the Web request's headers.
+ */
+function authorizationOf(c: Context): AuthorizationSource {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  return isNodeRequest(incoming) ? authorizationOfNodeRequest(incoming) : c.req.raw.headers;
+}
+
+function isNodeRequest(value: unknown): value is NodeRequestLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as NodeRequestLike).rawHeaders) &&
+    typeof (value as NodeRequestLike).headers === 'object'
+  );
 }

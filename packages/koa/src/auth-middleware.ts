@@ -1,13 +1,14 @@
 import { DropsAuthError, type Authenticator } from '@drops/auth';
 import {
-  answerOfError,
   authorizationOfNodeRequest,
+  createAuthCheck,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
+  type AuthAnswer,
   type AuthRouteOptions,
 } from '@drops/auth/adapter';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { DropsAuthState, OptionalDropsAuthState } from './drops-auth-state.js';
 import { requestInfoOf } from './request-info.js';
 import { answerError, type OnError } from './route-handler.js';
@@ -39,22 +40,22 @@ export function authMiddleware(
   onError?: OnError,
 ): Middleware<OptionalDropsAuthState> {
   const accept = parseAuthRouteOptions(options, authenticator, optional ? 'optionalAuth()' : 'requireAuth()');
-  return async (ctx, next) => {
-    let principal;
-    // `ctx.ip` is a getter (proxy settings, header parsing): read only if a first use is written.
-    const authOptions = { accept, request: () => requestInfoOf(ctx) };
-    try {
-      principal = optional
-        ? await authenticator.authenticateOptional(authorizationOfNodeRequest(ctx.req), authOptions)
-        : await authenticator.authenticate(authorizationOfNodeRequest(ctx.req), authOptions);
-    } catch (error) {
-      // Only authentication failures are answered here; errors of the routes below propagate.
-      if (error instanceof DropsAuthError) return answerError(ctx, answerOfError(error, authenticator), onError);
-      throw error;
+  const check = createAuthCheck(authenticator, { accept, optional });
+  const finish = (ctx: Context, next: Next, answer: AuthAnswer): Promise<void> | undefined => {
+    // Only authentication failures are answered here; errors of the routes below propagate.
+    if (answer instanceof DropsAuthError) {
+      answerError(ctx, answer, onError);
+      return undefined;
     }
-    ctx.state.auth = principal;
-    const expiration = keyExpirationHeader(principal);
+    ctx.state.auth = answer;
+    const expiration = keyExpirationHeader(answer);
     if (expiration !== null) ctx.set(KEY_EXPIRATION_HEADER, expiration);
-    await next();
+    return next();
+  };
+  // Not async: an answer at hand goes on to `next()` in the same call and hands back its promise.
+  return (ctx, next) => {
+    // `ctx.ip` is a getter (proxy settings, header parsing): read only if a first use is written.
+    const answer = check(authorizationOfNodeRequest(ctx.req), () => requestInfoOf(ctx));
+    return answer instanceof Promise ? answer.then((settled) => finish(ctx, next, settled)) : finish(ctx, next, answer);
   };
 }

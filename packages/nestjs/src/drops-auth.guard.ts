@@ -1,6 +1,9 @@
-import type { CredentialType } from '@drops/auth';
+import { DropsAuthError, type CredentialType } from '@drops/auth';
 import {
   authorizationOfNodeRequest,
+  createAuthCheck,
+  type AuthAnswer,
+  type AuthCheck,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   assertVerifiesIdTokens,
@@ -36,26 +39,34 @@ export class DropsAuthGuard implements CanActivate {
   /** The credential types this guard accepts. */
   protected readonly accept: readonly CredentialType[] = parseAccept(undefined);
 
+  /** The check, built on the first request: `accept` is a subclass's by then. */
+  #check: AuthCheck | undefined;
+
   constructor(@Inject(DROPS_AUTH) private readonly context: DropsAuthContext) {}
 
-  async canActivate(execution: ExecutionContext): Promise<boolean> {
+  canActivate(execution: ExecutionContext): boolean | Promise<boolean> {
     if (execution.getType() !== 'http') {
       throw new TypeError(`${this.constructor.name} guards HTTP routes; this is a "${execution.getType()}" context`);
     }
-    const request = execution.switchToHttp().getRequest<{ auth?: unknown }>();
+    const http = execution.switchToHttp();
+    const request = http.getRequest<{ auth?: unknown }>();
     const raw = rawRequestOf(request);
-    // A DropsAuthError thrown here is answered by DropsAuthErrorFilter as its exact bytes.
-    const principal = await this.context.authenticator.authenticate(authorizationOfNodeRequest(raw), {
-      accept: this.accept,
-      request: () => requestInfoOfNodeRequest(raw, clientIpOf(request)),
-    });
-    request.auth = principal;
-    // Express's response and Fastify's reply both have `header(name, value)`.
-    const expiration = keyExpirationHeader(principal);
-    if (expiration !== null)
-      execution.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header(KEY_EXPIRATION_HEADER, expiration);
-    return true;
+    this.#check ??= createAuthCheck(this.context.authenticator, { accept: this.accept });
+    const answer = this.#check(authorizationOfNodeRequest(raw), () => requestInfoOfNodeRequest(raw, clientIpOf(request)));
+    // An answer at hand is a boolean at once; a DropsAuthError thrown here is answered by
+    // DropsAuthErrorFilter as its exact bytes.
+    return answer instanceof Promise ? answer.then((settled) => admit(http, request, settled)) : admit(http, request, answer);
   }
+}
+
+/** Sets `request.auth` and says `true`, or throws the failure for DropsAuthErrorFilter to answer. */
+function admit(http: ReturnType<ExecutionContext['switchToHttp']>, request: { auth?: unknown }, answer: AuthAnswer): true {
+  if (answer instanceof DropsAuthError) throw answer;
+  request.auth = answer;
+  // Express's response and Fastify's reply both have `header(name, value)`.
+  const expiration = keyExpirationHeader(answer);
+  if (expiration !== null) http.getResponse<{ header(name: string, value: string): unknown }>().header(KEY_EXPIRATION_HEADER, expiration);
+  return true;
 }
 
 /**

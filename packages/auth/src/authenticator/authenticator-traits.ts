@@ -1,6 +1,23 @@
 import { answeredAs } from '../errors/unauthenticated-error.js';
 import type { UnauthenticatedAnswer } from '../errors/unauthenticated-answer.js';
-import type { Authenticator } from './create-authenticator.js';
+import type { DropsAuthError } from '../errors/drops-auth-error.js';
+import type { RequestInfo } from '../key-store/key-event.js';
+import type { AuthorizationSource, Authenticator } from './create-authenticator.js';
+import type { CredentialType, Principal } from './principal.js';
+
+/**
+ * What a request's credential comes to: the principal, `null` (no credential where one is
+ * optional), or the `DropsAuthError` to answer (the uniform 401, a 503), as a value.
+ */
+export type AuthAnswer = Principal | null | DropsAuthError;
+
+/** `createAuthenticator`'s one check: an answer at hand is a value, else a promise of one. @internal */
+export type AuthenticatorCheck = (
+  source: AuthorizationSource,
+  accept: readonly CredentialType[],
+  required: boolean,
+  request: (() => RequestInfo) | undefined,
+) => AuthAnswer | Promise<AuthAnswer>;
 
 /**
  * What `createAuthenticator` tells the adapters about an authenticator beyond its two methods,
@@ -15,6 +32,8 @@ export interface AuthenticatorTraits {
   readonly unauthenticated: UnauthenticatedAnswer;
   /** Whether it was given an `idTokenVerifier`. */
   readonly verifiesIdTokens: boolean;
+  /** The check both methods are built on (absent in a copy of `@drops/auth` from before it). */
+  readonly check?: AuthenticatorCheck;
 }
 
 /** Attaches `traits` to an authenticator `createAuthenticator` built. @internal */
@@ -24,6 +43,11 @@ export function withTraits(authenticator: Authenticator, traits: AuthenticatorTr
 
 function traitsOf(authenticator: Authenticator): AuthenticatorTraits | undefined {
   return (authenticator as { [TRAITS]?: AuthenticatorTraits })[TRAITS];
+}
+
+/** `createAuthenticator`'s check of `authenticator`, or `undefined` for one written by hand. @internal */
+export function checkOf(authenticator: Authenticator): AuthenticatorCheck | undefined {
+  return traitsOf(authenticator)?.check;
 }
 
 /**

@@ -3,7 +3,8 @@ import { keyIdOf } from '../api-key/key-id.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { answeredAs, UnauthenticatedError, type UnauthenticatedReason } from '../errors/unauthenticated-error.js';
 import { parseUnauthenticated, type UnauthenticatedOptions } from '../errors/unauthenticated-answer.js';
-import { withTraits } from './authenticator-traits.js';
+import { withTraits, type AuthAnswer } from './authenticator-traits.js';
+import { cachedVerificationOf } from '../id-token/cached-verification.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { observeAuthentication, observingAuthentication } from '../diagnostics/observe-authentication.js';
 import { observeKeyStoreCall, observingKeyStore } from '../diagnostics/observe-key-store-call.js';
@@ -136,7 +137,14 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown }).then === 'function';
 }
 
-const NO_PRINCIPAL: Promise<null> = Promise.resolve(null);
+/** What the one check answers: the principal, `null` (optional, no credential), or the error itself; at once or later. */
+type Answer = AuthAnswer | Promise<AuthAnswer>;
+
+/** The public methods' promise: an error answered is a rejection there. */
+function settled(answer: AuthAnswer): Principal | null {
+  if (answer instanceof Error) throw answer;
+  return answer;
+}
 
 function isHeadersLike(source: AuthorizationSource): source is HeadersLike {
   return typeof source === 'object' && source !== null && !Array.isArray(source);
@@ -175,38 +183,34 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   };
   const cutoffs: SessionCutoffs | null = options.sessionCutoffs ?? (hasSessionCutoffs(keyStore) ? keyStore : null);
 
+  // Every answer below is a value when it is at hand (a store answering from memory, a repeated
+  // ID token whose verification is cached), else a promise of one; a refusal or an outage is the
+  // error itself, returned, never thrown: no rejected promise on the hot path. Only an unforeseen
+  // fault (a store's clock throwing) throws, or rejects.
+
   // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
   // as malformed, so a malformed secret never reaches hashing or the store.
-  function authenticateApiKey(secret: string, request: (() => RequestInfo) | undefined): Promise<Principal> {
+  function checkApiKey(secret: string, request: (() => RequestInfo) | undefined): Answer {
     const id = keyIdOf(secret);
     let found: ReturnType<KeyLookup['findActive']>;
     try {
       found = observingKeyStore() ? observeKeyStoreCall('findActive', () => keyStore.findActive(id)) : keyStore.findActive(id);
     } catch (cause) {
-      return Promise.reject(storeFailed(cause));
+      return storeFailed(cause);
     }
     // A store answering from memory returns the key itself: no promise round-trip on the hot path.
     if (found === null || !isThenable(found)) {
       storeWarning.recovered();
-      try {
-        return Promise.resolve(apiKeyPrincipal(id, found, request));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      return apiKeyPrincipal(id, found, request);
     }
-    return Promise.resolve(found).then(
-      (key) => {
-        storeWarning.recovered();
-        return apiKeyPrincipal(id, key, request);
-      },
-      (cause: unknown) => {
-        throw storeFailed(cause);
-      },
-    );
+    return Promise.resolve(found).then((key) => {
+      storeWarning.recovered();
+      return apiKeyPrincipal(id, key, request);
+    }, storeFailed);
   }
 
-  function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal {
-    if (key === null) throw refuse('unknown_key');
+  function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal | DropsAuthError {
+    if (key === null) return refuse('unknown_key');
     // One clock, the store's (the database's on PostgreSQL), read once: it stamps the use and
     // decides expiry, so every instance refuses a key at the same instant, with the same uniform
     // 401 as an unknown key.
@@ -218,7 +222,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
     if (expiresAt.getTime() <= now) {
       keyStore.recordExpired(id, request);
-      throw refuse('expired_key');
+      return refuse('expired_key');
     }
     keyStore.recordUse(id, useTime(now), request);
     return { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
@@ -232,71 +236,108 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return lastUse;
   }
 
-  async function authenticateIdToken(token: string): Promise<Principal> {
-    if (idTokenVerifier === undefined) throw refuse('wrong_credential_type', 'no identity provider');
-    let claims: IdTokenClaims;
+  // A verifier made by createIdTokenVerifier answers a repeated token from its cache at once.
+  const verifyCached = idTokenVerifier === undefined ? undefined : cachedVerificationOf(idTokenVerifier);
+
+  function checkIdToken(token: string): Answer {
+    if (idTokenVerifier === undefined) return refuse('wrong_credential_type', 'no identity provider');
+    const cached = verifyCached?.(token);
+    if (cached !== undefined) return principalOfClaims(cached);
+    let verified: Promise<IdTokenClaims>;
     try {
-      claims = await idTokenVerifier.verify(token);
+      verified = Promise.resolve(idTokenVerifier.verify(token));
     } catch (cause) {
-      // A verifier that fails in an unforeseen way must not authenticate, nor call the token bad.
-      if (cause instanceof DropsAuthError) throw answeredAs(cause, unauthenticated);
-      throw new UnavailableError('identity_provider', { cause });
+      return Promise.resolve(verifierFailed(cause));
     }
-    let accountId: string | null;
+    return verified.then(principalOfClaims, verifierFailed);
+  }
+
+  // A verifier that fails in an unforeseen way must not authenticate, nor call the token bad.
+  function verifierFailed(cause: unknown): DropsAuthError {
+    return cause instanceof DropsAuthError ? answeredAs(cause, unauthenticated) : new UnavailableError('identity_provider', { cause });
+  }
+
+  function resolverFailed(cause: unknown): DropsAuthError {
+    return cause instanceof DropsAuthError ? answeredAs(cause, unauthenticated) : new UnavailableError('account_resolver', { cause });
+  }
+
+  function principalOfClaims(claims: IdTokenClaims): Answer {
+    let accountId: ReturnType<ResolveAccount>;
     try {
-      accountId = await resolveAccount(claims);
+      accountId = resolveAccount(claims);
     } catch (cause) {
-      if (cause instanceof DropsAuthError) throw answeredAs(cause, unauthenticated);
-      throw new UnavailableError('account_resolver', { cause });
+      return resolverFailed(cause);
     }
+    if (typeof accountId === 'string' || accountId === null) return principalOfAccount(claims, accountId);
+    return Promise.resolve(accountId).then((resolved) => principalOfAccount(claims, resolved), resolverFailed);
+  }
+
+  function principalOfAccount(claims: IdTokenClaims, accountId: string | null): Answer {
     if (typeof accountId !== 'string' || accountId.length === 0) {
-      throw refuse('not_permitted', 'resolveAccount refused the user');
+      return refuse('not_permitted', 'resolveAccount refused the user');
     }
-    if (cutoffs !== null) {
-      // From memory: a value, or (a store starting) a promise that may reject, a 503.
-      let cutoff: number | null;
-      try {
-        const found = cutoffs.sessionCutoff(accountId);
-        cutoff = found === null || typeof found === 'number' ? found : await found;
-      } catch (cause) {
-        throw keyStoreUnavailable(cause);
-      }
-      if (signedInBefore(cutoff, claims.auth_time, claims.iat)) throw refuse('signed_out');
+    if (cutoffs === null) return { accountId, credential: 'id_token', claims };
+    // From memory: a value, or (a store starting) a promise that may reject, a 503.
+    let found: ReturnType<SessionCutoffs['sessionCutoff']>;
+    try {
+      found = cutoffs.sessionCutoff(accountId);
+    } catch (cause) {
+      return keyStoreUnavailable(cause);
     }
+    if (found === null || typeof found === 'number') return principalAfterCutoff(claims, accountId, found);
+    return Promise.resolve(found).then((cutoff) => principalAfterCutoff(claims, accountId, cutoff), keyStoreUnavailable);
+  }
+
+  function principalAfterCutoff(claims: IdTokenClaims, accountId: string, cutoff: number | null): Principal | DropsAuthError {
+    if (signedInBefore(cutoff, claims.auth_time, claims.iat)) return refuse('signed_out');
     return { accountId, credential: 'id_token', claims };
   }
 
-  // Not async itself: it hands back the credential check's own promise, one await less per request.
-  function run(source: AuthorizationSource, authOptions: AuthenticateOptions | undefined, required: boolean): Promise<Principal | null> {
+  /** The one check: every entry point (the two public methods, the adapters' kit) comes here. */
+  function check(
+    source: AuthorizationSource,
+    accept: readonly CredentialType[],
+    required: boolean,
+    request: (() => RequestInfo) | undefined,
+  ): Answer {
     // Timed only while someone listens on drops-auth:authenticate; otherwise one property read.
-    const startedAt = observingAuthentication() ? performance.now() : -1;
-    const accept = authOptions?.accept === undefined ? ALL_CREDENTIAL_TYPES : authOptions.accept;
-    const header = isHeadersLike(source) ? authorizationOf(source) : source;
-    const credential = parseAuthorization(header);
-    const result = check(credential, accept, required, authOptions?.request);
-    if (startedAt < 0) return result;
-    const type = credential.kind === 'api_key' || credential.kind === 'id_token' ? credential.kind : null;
-    return observeAuthentication(result, type, startedAt);
+    if (observingAuthentication()) {
+      const startedAt = performance.now();
+      const credential = parseAuthorization(isHeadersLike(source) ? authorizationOf(source) : source);
+      const type = credential.kind === 'api_key' || credential.kind === 'id_token' ? credential.kind : null;
+      return observeAuthentication(answerOf(credential, accept, required, request), type, startedAt);
+    }
+    return answerOf(parseAuthorization(isHeadersLike(source) ? authorizationOf(source) : source), accept, required, request);
   }
 
-  function check(
+  function answerOf(
     credential: BearerCredential,
     accept: readonly CredentialType[],
     required: boolean,
     request: (() => RequestInfo) | undefined,
-  ): Promise<Principal | null> {
+  ): Answer {
     switch (credential.kind) {
       case 'absent':
-        return required ? Promise.reject(refuse('missing')) : NO_PRINCIPAL;
+        return required ? refuse('missing') : null;
       case 'malformed':
-        return Promise.reject(refuse('malformed'));
+        return refuse('malformed');
       case 'api_key':
-        if (!accept.includes('api_key')) return Promise.reject(refuse('wrong_credential_type'));
-        return authenticateApiKey(credential.value, request);
+        return accept.includes('api_key') ? checkApiKey(credential.value, request) : refuse('wrong_credential_type');
       case 'id_token':
-        if (!accept.includes('id_token')) return Promise.reject(refuse('wrong_credential_type'));
-        return authenticateIdToken(credential.value);
+        return accept.includes('id_token') ? checkIdToken(credential.value) : refuse('wrong_credential_type');
     }
+  }
+
+  // The public methods keep their contract (a promise; a refusal or an outage rejects) on the same check.
+  function run(source: AuthorizationSource, authOptions: AuthenticateOptions | undefined, required: boolean): Promise<Principal | null> {
+    let answer: Answer;
+    try {
+      answer = check(source, authOptions?.accept ?? ALL_CREDENTIAL_TYPES, required, authOptions?.request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (answer instanceof Promise) return answer.then(settled);
+    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
   }
 
   return withTraits(
@@ -304,6 +345,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       authenticate: (source, authOptions) => run(source, authOptions, true) as Promise<Principal>,
       authenticateOptional: (source, authOptions) => run(source, authOptions, false),
     },
-    { unauthenticated, verifiesIdTokens: idTokenVerifier !== undefined },
+    { unauthenticated, verifiesIdTokens: idTokenVerifier !== undefined, check },
   );
 }

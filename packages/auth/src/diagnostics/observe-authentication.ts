@@ -1,4 +1,5 @@
-import type { CredentialType, Principal } from '../authenticator/principal.js';
+import type { AuthAnswer } from '../authenticator/authenticator-traits.js';
+import type { CredentialType } from '../authenticator/principal.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { authenticateChannel } from './channels.js';
@@ -15,28 +16,38 @@ function failureOf(error: unknown): Pick<AuthenticateMessage, 'outcome' | 'reaso
   return { outcome: 'error', reason: null };
 }
 
+function publish(answer: AuthAnswer, credential: CredentialType | null, startedAt: number): void {
+  const ended =
+    answer === null
+      ? { outcome: 'anonymous' as const, reason: null }
+      : answer instanceof Error
+        ? failureOf(answer)
+        : { outcome: 'authenticated' as const, reason: null };
+  authenticateChannel.publish({ credential, ...ended, durationMs: performance.now() - startedAt });
+}
+
 /**
- * Publishes how `result` ends on `drops-auth:authenticate`, and hands it on unchanged. Call only
- * when {@link observingAuthentication} said yes; `startedAt` is `performance.now()` at the call.
+ * Publishes how an answer of the authenticator's check ends on `drops-auth:authenticate` (at once
+ * for an answer at hand, when it settles for a promise), and hands it on unchanged. Call only when
+ * {@link observingAuthentication} said yes; `startedAt` is `performance.now()` at the call.
  */
-export function observeAuthentication<P extends Principal | null>(
-  result: Promise<P>,
+export function observeAuthentication<A extends AuthAnswer | Promise<AuthAnswer>>(
+  answer: A,
   credential: CredentialType | null,
   startedAt: number,
-): Promise<P> {
-  return result.then(
-    (principal) => {
-      authenticateChannel.publish({
-        credential,
-        outcome: principal === null ? 'anonymous' : 'authenticated',
-        reason: null,
-        durationMs: performance.now() - startedAt,
-      });
-      return principal;
+): A {
+  if (!(answer instanceof Promise)) {
+    publish(answer as AuthAnswer, credential, startedAt);
+    return answer;
+  }
+  return answer.then(
+    (settled: AuthAnswer) => {
+      publish(settled, credential, startedAt);
+      return settled;
     },
     (error: unknown) => {
       authenticateChannel.publish({ credential, ...failureOf(error), durationMs: performance.now() - startedAt });
       throw error;
     },
-  );
+  ) as A;
 }

@@ -1,6 +1,7 @@
 import type { AuthenticateOptions, Authenticator } from '../authenticator/create-authenticator.js';
 import { answerOfError } from '../authenticator/authenticator-traits.js';
 import { parseAuthRouteOptions } from '../adapter/auth-route-options.js';
+import { createAuthCheck } from '../adapter/auth-check.js';
 import type { Principal } from '../authenticator/principal.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import type { RequestInfo } from '../key-store/key-event.js';
@@ -90,16 +91,17 @@ export function withAuth<Args extends unknown[]>(
   const optional = options.optional === true;
   const { requestInfo } = options;
   if (requestInfo !== undefined && typeof requestInfo !== 'function') throw new TypeError('withAuth: requestInfo must be a function');
+  const check = createAuthCheck(authenticator, { accept, optional });
   return async (request, ...rest) => {
     let principal: Principal | null = null;
     try {
-      const authOptions = {
-        accept,
-        request: requestInfo === undefined ? () => requestInfoOf(request, undefined) : () => requestInfo(request),
-      };
-      principal = optional
-        ? await authenticator.authenticateOptional(request.headers, authOptions)
-        : await authenticator.authenticate(request.headers, authOptions);
+      const checked = check(
+        request.headers,
+        requestInfo === undefined ? () => requestInfoOf(request, undefined) : () => requestInfo(request),
+      );
+      const answer = checked instanceof Promise ? await checked : checked;
+      if (answer instanceof DropsAuthError) return answerResponse(answer, 'GET');
+      principal = answer;
       return withExpirationHeader(await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest), principal);
     } catch (error) {
       // The handler's own drops-auth error (a 404 of `keys.revoke`) warns of the key's expiry too.

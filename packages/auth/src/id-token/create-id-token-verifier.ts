@@ -4,6 +4,7 @@ import type { IdTokenClaims, IdTokenVerifier } from './id-token-claims.js';
 import { parseIdTokenVerifierOptions, type IdTokenVerifierOptions } from './id-token-verifier-options.js';
 import type { KeySource } from './key-source.js';
 import { RemoteKeySet } from './remote-key-set.js';
+import { withCachedVerification } from './cached-verification.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
 import { verifyStaticClaims, verifyTimeClaims } from './verify-claims.js';
 import { verifyHeader, type AcceptedHeader } from './verify-header.js';
@@ -114,6 +115,20 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return hit.claims;
   }
 
+  // The repeat path without a promise, for the authenticator's check: only a hit that verifyRepeat
+  // would answer with its claims at once; anything else goes through verify().
+  function verifyCached(token: string): IdTokenClaims | undefined {
+    const hit = cache.get(token);
+    if (hit === undefined || keySet.peek(hit.kid, hit.alg) !== hit.key) return undefined;
+    try {
+      verifyTimeClaims(hit.claims, clock(), clockToleranceSeconds);
+    } catch {
+      return undefined;
+    }
+    warning.recovered();
+    return hit.claims;
+  }
+
   /** Header part -> kid and alg, for headers already found acceptable: one key's tokens share a header. */
   const acceptedHeaders = new Map<string, AcceptedHeader>();
 
@@ -171,26 +186,29 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
     return claims;
   }
 
-  return {
-    async verify(token: string): Promise<IdTokenClaims> {
-      pending++;
-      try {
-        const hit = typeof token === 'string' ? cache.get(token) : undefined;
-        const claims = await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
-        warning.recovered();
-        return claims;
-      } catch (error) {
-        warning.failed(error);
-        throw error;
-      } finally {
-        pending--;
-      }
+  return withCachedVerification(
+    {
+      async verify(token: string): Promise<IdTokenClaims> {
+        pending++;
+        try {
+          const hit = typeof token === 'string' ? cache.get(token) : undefined;
+          const claims = await (hit === undefined ? verifyFresh(token) : verifyRepeat(token, hit));
+          warning.recovered();
+          return claims;
+        } catch (error) {
+          warning.failed(error);
+          throw error;
+        } finally {
+          pending--;
+        }
+      },
+      warmUp(): Promise<void> {
+        return keySet.refresh().catch((error: unknown) => {
+          warning.failed(error);
+          throw error;
+        });
+      },
     },
-    warmUp(): Promise<void> {
-      return keySet.refresh().catch((error: unknown) => {
-        warning.failed(error);
-        throw error;
-      });
-    },
-  };
+    verifyCached,
+  );
 }
