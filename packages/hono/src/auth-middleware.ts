@@ -68,11 +68,15 @@ export function authMiddleware(
  * The credential of a request. On `@hono/node-server` (its `env` is `{ incoming, outgoing }`) it is
  * read from Node's request itself, as the Node adapters do (two `Authorization` headers are the
  * uniform 401): `c.req.raw.headers` would make the server build a Web `Headers` for a route that
- * never reads one. Elsewhere (Bun, Deno, Workers) from the Web request's headers.
+ * never reads one. Only while the request Hono sees is node-server's own (its prototype sits between
+ * the object and `Request.prototype`): a `Request` the app built itself and handed to `app.fetch`
+ * (a wrapper that rewrites or drops `Authorization`) is judged on its own headers. Elsewhere (Bun,
+ * Deno, Workers) from the Web request's headers.
  */
 function authorizationOf(c: Context): AuthorizationSource {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return isNodeRequest(incoming) ? authorizationOfNodeRequest(incoming) : c.req.raw.headers;
+  const raw = c.req.raw;
+  return isNodeRequest(incoming) && Object.getPrototypeOf(raw) !== Request.prototype ? authorizationOfNodeRequest(incoming) : raw.headers;
 }
 
 function isNodeRequest(value: unknown): value is NodeRequestLike {
