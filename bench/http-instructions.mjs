@@ -46,7 +46,14 @@ if (store === 'pg') env.DATABASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgr
 const dir = mkdtempSync(join(tmpdir(), 'drops-instructions-'));
 const child = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/callgrind.out`, process.execPath, process.env.PEERS ?? join(here, 'http-peers.mjs'), kind],
+  [
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    `--callgrind-out-file=${dir}/callgrind.out`,
+    process.execPath,
+    process.env.PEERS ?? join(here, 'http-peers.mjs'),
+    kind,
+  ],
   { env, stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let stderr = '';
@@ -65,7 +72,9 @@ try {
   const load = async (amount) => {
     const options = { url: `${url}/whoami`, connections: 8, amount, timeout: 120 };
     if (credential === 'flood') {
-      options.requests = [{ setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer hp_${randomBytes(32).toString('base64url')}` } }) }];
+      options.requests = [
+        { setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer hp_${randomBytes(32).toString('base64url')}` } }) },
+      ];
     } else if (fixed !== undefined) options.headers = { authorization: fixed };
     const result = await autocannon(options);
     const expected = credential === 'flood' ? '401' : '200';

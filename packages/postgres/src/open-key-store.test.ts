@@ -48,43 +48,55 @@ async function lastUsedOf(store: KeyStore, accountId: string): Promise<Date | nu
 }
 
 describe.each(Object.entries(factories))('%s passes every store option on', (name, open) => {
-  it('minUseIntervalMs: 0 records a second use a second after the first (the default would skip it)', async () => {
-    const store = await open({ minUseIntervalMs: 0 });
-    const key = sampleKeyRecord({ accountId: `acct_min_use_${name}` });
-    await store.create(key);
-    store.recordUse(key.id, new Date('2026-06-01T00:00:00Z'));
-    store.recordUse(key.id, new Date('2026-06-01T00:00:01Z'));
-    await store.flushUses();
-    expect(await lastUsedOf(store, key.accountId)).toEqual(new Date('2026-06-01T00:00:01Z'));
-    await store.close();
-  }, FRESH_PGLITE_MS);
+  it(
+    'minUseIntervalMs: 0 records a second use a second after the first (the default would skip it)',
+    async () => {
+      const store = await open({ minUseIntervalMs: 0 });
+      const key = sampleKeyRecord({ accountId: `acct_min_use_${name}` });
+      await store.create(key);
+      store.recordUse(key.id, new Date('2026-06-01T00:00:00Z'));
+      store.recordUse(key.id, new Date('2026-06-01T00:00:01Z'));
+      await store.flushUses();
+      expect(await lastUsedOf(store, key.accountId)).toEqual(new Date('2026-06-01T00:00:01Z'));
+      await store.close();
+    },
+    FRESH_PGLITE_MS,
+  );
 
-  it('flushIntervalMs: recorded uses are written when that interval ticks, not before', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const store = await open({ flushIntervalMs: 1_000 });
-    const key = sampleKeyRecord({ accountId: `acct_flush_${name}` });
-    await store.create(key);
-    store.recordUse(key.id, new Date('2026-06-01T00:00:00Z'));
-    vi.advanceTimersByTime(999);
-    expect(await lastUsedOf(store, key.accountId)).toBeNull();
-    vi.advanceTimersByTime(1);
-    // The write started on the tick; on a pool the read may run beside it, so wait for it to land.
-    const lastUsed = await eventually(async () => (await lastUsedOf(store, key.accountId)) ?? undefined);
-    expect(lastUsed).toEqual(new Date('2026-06-01T00:00:00Z'));
-    await store.close();
-  }, FRESH_PGLITE_MS);
+  it(
+    'flushIntervalMs: recorded uses are written when that interval ticks, not before',
+    async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const store = await open({ flushIntervalMs: 1_000 });
+      const key = sampleKeyRecord({ accountId: `acct_flush_${name}` });
+      await store.create(key);
+      store.recordUse(key.id, new Date('2026-06-01T00:00:00Z'));
+      vi.advanceTimersByTime(999);
+      expect(await lastUsedOf(store, key.accountId)).toBeNull();
+      vi.advanceTimersByTime(1);
+      // The write started on the tick; on a pool the read may run beside it, so wait for it to land.
+      const lastUsed = await eventually(async () => (await lastUsedOf(store, key.accountId)) ?? undefined);
+      expect(lastUsed).toEqual(new Date('2026-06-01T00:00:00Z'));
+      await store.close();
+    },
+    FRESH_PGLITE_MS,
+  );
 
-  it('onError: hears a failed write of recorded uses', async () => {
-    const errors: unknown[] = [];
-    const store = await open({ onError: (error) => errors.push(error) });
-    const key = sampleKeyRecord({ accountId: `acct_on_error_${name}` });
-    await store.create(key);
-    // A date the write cannot encode makes the write fail without touching the database.
-    store.recordUse(key.id, new Date(Number.NaN));
-    await store.flushUses();
-    expect(errors).toHaveLength(1);
-    await store.close();
-  }, FRESH_PGLITE_MS);
+  it(
+    'onError: hears a failed write of recorded uses',
+    async () => {
+      const errors: unknown[] = [];
+      const store = await open({ onError: (error) => errors.push(error) });
+      const key = sampleKeyRecord({ accountId: `acct_on_error_${name}` });
+      await store.create(key);
+      // A date the write cannot encode makes the write fail without touching the database.
+      store.recordUse(key.id, new Date(Number.NaN));
+      await store.flushUses();
+      expect(errors).toHaveLength(1);
+      await store.close();
+    },
+    FRESH_PGLITE_MS,
+  );
 
   it('refuses an unknown option with a TypeError that names it', async () => {
     await expect(open({ maxCacheKeys: 5 } as never)).rejects.toThrow(TypeError);
@@ -103,19 +115,23 @@ describe('openPGliteKeyStore: maxCachedKeys', () => {
   it.each([
     [2, 2],
     [0, 0],
-  ])('with maxCachedKeys %i, holds at most %i of 5 keys found', async (maxCachedKeys, expected) => {
-    const store = await openPGliteKeyStore({ dataDir: ':memory:', maxCachedKeys });
-    const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId: 'acct_cache' }));
-    for (const key of keys) {
-      await store.create(key);
-      await store.findActive(key.id);
-    }
-    const ids = keys.map((k) => k.id);
-    const now = cachedOf(store, ids);
-    await now.done;
-    expect(now.hits).toBe(expected);
-    await store.close();
-  }, FRESH_PGLITE_MS);
+  ])(
+    'with maxCachedKeys %i, holds at most %i of 5 keys found',
+    async (maxCachedKeys, expected) => {
+      const store = await openPGliteKeyStore({ dataDir: ':memory:', maxCachedKeys });
+      const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId: 'acct_cache' }));
+      for (const key of keys) {
+        await store.create(key);
+        await store.findActive(key.id);
+      }
+      const ids = keys.map((k) => k.id);
+      const now = cachedOf(store, ids);
+      await now.done;
+      expect(now.hits).toBe(expected);
+      await store.close();
+    },
+    FRESH_PGLITE_MS,
+  );
 });
 
 describe('openPostgresKeyStore: queryTimeoutMs', () => {
