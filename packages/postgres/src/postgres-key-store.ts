@@ -369,6 +369,7 @@ export class PostgresKeyStore implements KeyStore, SessionCutoffs {
    * `report` gets the instances' acknowledgements and expired leases once the wait is over.
    */
   async revoke(accountId: string, id: string, { at, event, report }: RevokeOptions): Promise<boolean> {
+    await this.#writeUsesBeforeRevoking();
     // Dropped before the update (no lookup from now on answers from memory) and again after it
     // (a lookup that read the row before the commit does not put it back: the generation moved).
     this.#cache.drop(id);
@@ -400,6 +401,7 @@ export class PostgresKeyStore implements KeyStore, SessionCutoffs {
   async revokeMany(ids: readonly string[], { at, event, report }: RevokeManyOptions): Promise<{ id: string; status: RevokeManyStatus }[]> {
     const distinct = [...new Set(ids)];
     if (distinct.length === 0) return [];
+    await this.#writeUsesBeforeRevoking();
     this.#dropAll(distinct);
     let rows: { id: string; revoked: boolean; revision: string | null }[];
     try {
@@ -436,6 +438,7 @@ export class PostgresKeyStore implements KeyStore, SessionCutoffs {
    * revoked.
    */
   async revokeAll(accountId: string, { at, event, report }: RevokeOptions): Promise<number> {
+    await this.#writeUsesBeforeRevoking();
     let rows: { id: string; revoked: boolean; revision: string | null }[];
     try {
       rows = await this.#db.transaction(async (tx) => {
@@ -465,6 +468,15 @@ export class PostgresKeyStore implements KeyStore, SessionCutoffs {
     const highest = Math.max(0, ...revoked.map((r) => Number(r.revision ?? 0)));
     if (revoked.length > 0) await this.#waitForRevision(highest, report);
     return revoked.length;
+  }
+
+  /**
+   * Writes the uses this instance holds (and waits for a write in flight) before a revocation, so
+   * a key's `'first_used'` event never comes after its `'revoked'` one in the log. Nothing to write
+   * costs nothing; a failed write is kept for the next flush, and the revocation goes on.
+   */
+  async #writeUsesBeforeRevoking(): Promise<void> {
+    await this.#uses.flush();
   }
 
   #dropAll(ids: readonly string[]): void {
