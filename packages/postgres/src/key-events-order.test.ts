@@ -49,7 +49,11 @@ describe('PostgresKeyStore.listEvents', () => {
 describe('PostgresKeyStore events stay in the order things happened', () => {
   const cases = [
     ['revoke', (s: PostgresKeyStore, id: string) => s.revoke('acct_causal', id, { at: new Date() })],
-    ['revokeMany', (s: PostgresKeyStore, id: string) => s.revokeMany([id], { at: new Date(), event: { source: 'api', actor: null, ip: null, userAgent: null, url: null } })],
+    [
+      'revokeMany',
+      (s: PostgresKeyStore, id: string) =>
+        s.revokeMany([id], { at: new Date(), event: { source: 'api', actor: null, ip: null, userAgent: null, url: null } }),
+    ],
     ['revokeAll', (s: PostgresKeyStore) => s.revokeAll('acct_causal', { at: new Date() })],
   ] as const;
   for (const [name, change] of cases) {
