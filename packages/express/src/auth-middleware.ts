@@ -10,7 +10,7 @@ import {
 } from '@drops/auth/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Fail } from './fail.js';
-import './request-auth.js';
+import { setRequestAuth } from './request-auth.js';
 import { requestInfoOf } from './request-info.js';
 
 /** Options of `requireAuth()` and `optionalAuth()`. */
@@ -37,7 +37,7 @@ export function authMiddleware(
       fail(req, res, next, answer);
       return;
     }
-    req.auth = answer;
+    setRequestAuth(req, answer);
     const expiration = keyExpirationHeader(answer);
     if (expiration !== null) res.setHeader(KEY_EXPIRATION_HEADER, expiration);
     next();

@@ -4,7 +4,7 @@ import { Router, type ErrorRequestHandler } from 'express';
 import type { Fail } from './fail.js';
 import { readKeysBody } from './read-json-body.js';
 import { requestInfoOf } from './request-info.js';
-import './request-auth.js';
+import { setRequestAuth } from './request-auth.js';
 import { routeHandler } from './route-handler.js';
 
 /** Options of `keysRouter()`: see `KeyRoutesOptions` of `@drops/auth`. */
@@ -32,7 +32,7 @@ export function createKeysRouter(
       info: () => requestInfoOf(req),
       readJson: (limit) => readKeysBody(req, limit),
       // `fail` writes an error after authentication with `req.auth` too (the expiry warning).
-      authenticated: (principal) => (req.auth = principal),
+      authenticated: (principal) => setRequestAuth(req, principal),
     });
     writeNodeAnswer(res, answer, req.auth);
   });
