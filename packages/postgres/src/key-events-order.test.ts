@@ -42,30 +42,3 @@ describe('PostgresKeyStore.listEvents', () => {
     await store.close();
   });
 });
-
-// A use is written by the batched last-used flush, seconds after it happened. A revocation (or a
-// roll) in between must not leave the key's 'first_used' event after its 'revoked' one: the log
-// would tell a use of a revoked key. The store writes that key's pending uses before the change.
-describe('PostgresKeyStore events stay in the order things happened', () => {
-  const cases = [
-    ['revoke', (s: PostgresKeyStore, id: string) => s.revoke('acct_causal', id, { at: new Date() })],
-    [
-      'revokeMany',
-      (s: PostgresKeyStore, id: string) =>
-        s.revokeMany([id], { at: new Date(), event: { source: 'api', actor: null, ip: null, userAgent: null, url: null } }),
-    ],
-    ['revokeAll', (s: PostgresKeyStore) => s.revokeAll('acct_causal', { at: new Date() })],
-  ] as const;
-  for (const [name, change] of cases) {
-    it(`a use recorded before ${name} comes before its 'revoked' event`, async () => {
-      const store = new PostgresKeyStore({ db, flushIntervalMs: 3_600_000 });
-      const key = sampleKeyRecord({ accountId: 'acct_causal' });
-      await store.create(key);
-      store.recordUse(key.id, new Date());
-      await change(store, key.id);
-      const { events } = await store.listEvents('acct_causal', { limit: 3 });
-      expect(events.filter((e) => e.keyId === key.id).map((e) => e.type)).toEqual(['revoked', 'first_used', 'minted']);
-      await store.close();
-    });
-  }
-});

@@ -35,7 +35,8 @@ export interface KeyLookup extends KeyClock {
    * A store with a `KeyEventLog` writes a `'first_used'` event at the first use of a key
    * (stored `lastUsedAt` still `null`), source `'api'`, actor the key id, with what `info` answers.
    * `info` is a thunk so the hot path stays cheap: a store calls it only for a use it keeps for
-   * writing, at most once per kept use.
+   * writing, at most once per kept use. A revocation writes this instance's kept uses first, so a
+   * key's `'first_used'` event is never listed after its `'revoked'` one.
    */
   recordUse(id: string, at: Date, info?: () => RequestInfo): void;
   /**

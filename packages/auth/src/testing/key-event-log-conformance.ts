@@ -170,6 +170,34 @@ export const keyEventLogTests: ConformancePart<KeyEventLogUnderTest> = ({
       });
     });
 
+    // Uses may be written in batches, seconds later; a revocation in between must not leave the
+    // key's first use after its revocation in the log (a use of a revoked key, as it would read).
+    for (const [name, revoke] of [
+      ['revoke', (store: KeyEventLogUnderTest, accountId: string, id: string) => store.revoke(accountId, id, { at: new Date() })],
+      [
+        'revokeMany',
+        (store: KeyEventLogUnderTest, _accountId: string, id: string) =>
+          store.revokeMany([id], {
+            at: new Date(),
+            event: { source: 'revoke_by_value', actor: null, ip: null, userAgent: null, url: null },
+          }),
+      ],
+      ['revokeAll', (store: KeyEventLogUnderTest, accountId: string) => store.revokeAll(accountId, { at: new Date() })],
+    ] as const) {
+      it(`lists a use recorded before ${name} before its revoked event, with no flush between`, async () => {
+        const h = harness();
+        const accountId = freshAccount(`causal_${name}`);
+        const key = sampleKeyRecord({ accountId });
+        await h.store.create(key);
+        h.store.recordUse(key.id, new Date());
+        await revoke(h.store, accountId, key.id);
+        assert.deepStrictEqual(
+          (await allEvents(h.store, accountId)).map((e) => e.type),
+          ['revoked', 'first_used', 'minted'],
+        );
+      });
+    }
+
     it('records a use whose request-info thunk throws, without its details', async () => {
       const h = harness();
       const key = sampleKeyRecord({ accountId: freshAccount('thunk') });

@@ -152,7 +152,8 @@ describe('drops-auth-postgres', () => {
       store.recordUse(key.id, new Date());
       expect(await store.revoke('acct_role', key.id, { at: new Date() })).toBe(true);
       expect(await peer.findActive(key.id)).toBeNull();
-      expect((await peer.listEvents('acct_role', { limit: 5 })).events.map((e) => e.type)).toEqual(['revoked', 'minted']);
+      // The use was written before the revocation, as that role too: its event comes first.
+      expect((await peer.listEvents('acct_role', { limit: 5 })).events.map((e) => e.type)).toEqual(['revoked', 'first_used', 'minted']);
       // The shared rate limits, as that role: counted, and refused past the limit.
       const limits = await openPostgres({ connectionString: asRole.toString() });
       try {
