@@ -7,6 +7,7 @@ import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
 import { eventually } from './test-support/eventually.js';
+import { migratedPGliteDir, removePGliteTemplate, type PGliteDir } from './test-support/migrated-pglite-dir.js';
 import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // Every documented store option of the two `open…KeyStore` factories must reach the store: each
@@ -22,23 +23,35 @@ beforeAll(async () => {
   ({ proxy, url: proxiedUrl } = await proxyInFront(database.url));
 });
 
+/** PGlite folders of the running test, removed after it (their stores are closed by then). */
+const pgliteDirs: PGliteDir[] = [];
+
+/** A fresh PGlite data folder of the test's own, migrated (a copy of the file's template). */
+async function freshPGliteDir(): Promise<string> {
+  const dir = await migratedPGliteDir();
+  pgliteDirs.push(dir);
+  return dir.dataDir;
+}
+
 afterAll(async () => {
   await proxy?.close();
   await database?.drop();
+  await removePGliteTemplate();
 });
 
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
+  for (const dir of pgliteDirs.splice(0)) await dir.remove();
 });
 
 /**
- * A test that opens a fresh in-memory PGlite (initdb and every migration: seconds of CPU alone)
- * while the other test files share the two cores: well past the project's 20 s, once past 60 s.
+ * A test that opens PGlite: the file's first makes the template (initdb and every migration:
+ * seconds of CPU, past a minute while the other test files share the two cores).
  */
 const FRESH_PGLITE_MS = 180_000;
 
 const factories: Record<string, (options: OpenKeyStoreOptions) => Promise<PostgresKeyStore>> = {
-  openPGliteKeyStore: (options) => openPGliteKeyStore({ dataDir: ':memory:', ...options }),
+  openPGliteKeyStore: async (options) => openPGliteKeyStore({ dataDir: await freshPGliteDir(), ...options }),
   openPostgresKeyStore: (options) => openPostgresKeyStore({ connectionString: database.url, ...options }),
 };
 
@@ -118,7 +131,7 @@ describe('openPGliteKeyStore: maxCachedKeys', () => {
   ])(
     'with maxCachedKeys %i, holds at most %i of 5 keys found',
     async (maxCachedKeys, expected) => {
-      const store = await openPGliteKeyStore({ dataDir: ':memory:', maxCachedKeys });
+      const store = await openPGliteKeyStore({ dataDir: await freshPGliteDir(), maxCachedKeys });
       const keys = Array.from({ length: 5 }, () => sampleKeyRecord({ accountId: 'acct_cache' }));
       for (const key of keys) {
         await store.create(key);
@@ -231,7 +244,7 @@ describe('the openers refuse unknown options', () => {
   });
 
   it('the PostgresKeyStore constructor refuses one too', async () => {
-    const db = await openPGlite({ dataDir: ':memory:' });
+    const db = await openPostgres({ connectionString: database.url });
     expect(() => new PostgresKeyStore({ db, queryTimeout: 5 } as never)).toThrow(/queryTimeout/);
     await db.close();
   });
