@@ -18,8 +18,16 @@ beforeEach(async () => {
 });
 afterEach(() => idp.close());
 
+/**
+ * The key set fetch's time limit: room for a local provider on a loaded two-core machine (200 ms
+ * timed out a first fetch in a CI rehearsal), and, for a provider that hangs, short enough to keep
+ * the outage tests quick.
+ */
+const FETCH_TIMEOUT_MS = 5_000;
+const HANG_TIMEOUT_MS = 1_000;
+
 function verifierFor(extra: Partial<IdTokenVerifierOptions> = {}): IdTokenVerifier {
-  return createIdTokenVerifier({ ...idp.verifierOptions, clock, fetchTimeoutMs: 200, ...extra });
+  return createIdTokenVerifier({ ...idp.verifierOptions, clock, fetchTimeoutMs: FETCH_TIMEOUT_MS, ...extra });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -138,8 +146,9 @@ describe('RemoteKeySet: outages', () => {
   const modes: OutageMode[] = ['down', 'hang', 'garbage', 'error500'];
 
   for (const mode of modes) {
+    const fetchTimeoutMs = mode === 'hang' ? HANG_TIMEOUT_MS : FETCH_TIMEOUT_MS;
     it(`${mode}: serves the last good keys within the stale window, then answers 503`, async () => {
-      const verifier = verifierFor({ staleWhileErrorMs: 10 * MINUTE });
+      const verifier = verifierFor({ staleWhileErrorMs: 10 * MINUTE, fetchTimeoutMs });
       await verifier.warmUp();
       idp.simulateOutage(mode);
       nowMs = T0 + 2 * MINUTE; // past max-age (60 s): a refresh is due and fails
@@ -152,7 +161,7 @@ describe('RemoteKeySet: outages', () => {
     });
 
     it(`${mode}: with no keys ever fetched answers 503, and recovers when the outage ends`, async () => {
-      const verifier = verifierFor();
+      const verifier = verifierFor({ fetchTimeoutMs });
       idp.simulateOutage(mode);
       const token = idp.mintIdToken();
       await expectUnavailable(verifier.verify(token));
