@@ -149,11 +149,13 @@ describe('openPGliteKeyStore: maxCachedKeys', () => {
 
 describe('openPostgresKeyStore: queryTimeoutMs', () => {
   it('answers 503 within that budget when the database stops answering', async () => {
-    const store = await openPostgresKeyStore({ connectionString: proxiedUrl, queryTimeoutMs: 200 });
-    const key = sampleKeyRecord({ accountId: 'acct_timeout' });
-    await store.create(key);
-    proxy.stall();
+    // 1 s: room for the opening and the mint on a loaded machine (200 ms timed a mint out in a CI
+    // rehearsal), and still far under the 2.5 s the lookup is given below.
+    const store = await openPostgresKeyStore({ connectionString: proxiedUrl, queryTimeoutMs: 1_000 });
     try {
+      const key = sampleKeyRecord({ accountId: 'acct_timeout' });
+      await store.create(key);
+      proxy.stall();
       // The default budget (5 s) is far longer than this bound: only the option makes it in time.
       const outcome = await Promise.race([
         Promise.resolve(store.findActive(key.id)).then(
@@ -182,12 +184,15 @@ describe('openPostgresKeyStore: the pool options', () => {
 
   it('maxConnections: 16 lookups at once open at most that many connections', async () => {
     const store = await openPostgresKeyStore({ connectionString: proxiedUrl, maxConnections: 2 });
-    const key = sampleKeyRecord({ accountId: 'acct_pool' });
-    await store.create(key);
-    await Promise.all(Array.from({ length: 16 }, () => store.findActive(key.id)));
-    expect(proxy.openConnections).toBeGreaterThan(0);
-    expect(proxy.openConnections).toBeLessThanOrEqual(2);
-    await store.close();
+    try {
+      const key = sampleKeyRecord({ accountId: 'acct_pool' });
+      await store.create(key);
+      await Promise.all(Array.from({ length: 16 }, () => store.findActive(key.id)));
+      expect(proxy.openConnections).toBeGreaterThan(0);
+      expect(proxy.openConnections).toBeLessThanOrEqual(2);
+    } finally {
+      await store.close();
+    }
   });
 
   it('listenConnectionString: the listening session (LISTEN and lease) runs there, every other statement through connectionString', async () => {
@@ -215,13 +220,14 @@ describe('openPostgresKeyStore: the pool options', () => {
     const idleErrors: Error[] = [];
     const store = await openPostgresKeyStore({
       connectionString: proxiedUrl,
-      connectionTimeoutMs: 200,
+      // 1 s: room for a new connection on a loaded machine, still far under the 2.5 s below.
+      connectionTimeoutMs: 1_000,
       queryTimeoutMs: 60_000,
       onIdleError: (error) => idleErrors.push(error),
     });
-    const key = sampleKeyRecord({ accountId: 'acct_connect' });
-    await store.create(key);
     try {
+      const key = sampleKeyRecord({ accountId: 'acct_connect' });
+      await store.create(key);
       proxy.cut(); // the idle connections drop...
       for (let i = 0; i < 50 && idleErrors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(idleErrors.length).toBeGreaterThan(0);

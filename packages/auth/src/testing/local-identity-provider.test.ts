@@ -69,7 +69,8 @@ describe('LocalIdentityProvider: rotation and outages, through a verifier', () =
   it('verifies its tokens, rotates, and simulates each outage', async () => {
     const idp = await createLocalIdentityProvider();
     try {
-      const verifier = createIdTokenVerifier({ ...idp.verifierOptions, fetchTimeoutMs: 100 });
+      // A healthy local provider: room for a loaded machine (the outages below are probed by a raw fetch).
+      const verifier = createIdTokenVerifier({ ...idp.verifierOptions, fetchTimeoutMs: 5_000 });
       await expect(verifier.verify(idp.mintIdToken({ sub: 'x' }))).resolves.toMatchObject({ sub: 'x' });
 
       const first = idp.currentKid;
