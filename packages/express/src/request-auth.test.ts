@@ -3,7 +3,7 @@
 // in a mounted app and router, on a route without drops auth (nothing from an earlier request of
 // the same connection), and on a server whose request class declares `auth` itself.
 import { createAuthenticator, MemoryKeyStore, generateApiKey } from '@drops/auth';
-import { IncomingMessage, createServer, request as httpRequest, type Server } from 'node:http';
+import { Agent, IncomingMessage, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ async function listen(server: Server): Promise<string> {
 
 /** GETs on one keep-alive connection, in order: each answer's parsed body. */
 async function getInOrder(url: string, requests: { path: string; authorization?: string }[]): Promise<unknown[]> {
-  const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const bodies: unknown[] = [];
   const sockets = new Set<Socket>();
   for (const { path, authorization } of requests) {
