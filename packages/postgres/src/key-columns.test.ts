@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyColumns, keyOfRow, newKeyArgs, newKeyValues, type KeyRow } from './key-columns.js';
 import { KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
 import { namedStatement } from './named-statement.js';
-import { openPGlite } from './open-pglite.js';
 import type { Queryable } from './queryable.js';
+import { freshPGlite } from './test-support/pglite-data-dir.js';
 
 /** Columns of the key table that are a key's state in the store, not fields of the key record. */
 const STORE_STATE_COLUMNS = ['revoked_at', 'revoked_revision', 'replaces', 'rolled_to'];
@@ -15,7 +15,7 @@ const insert = namedStatement((p) => `insert into ${KEYS_TABLE} (${keyColumns('n
 let db: Queryable;
 
 beforeAll(async () => {
-  db = await openPGlite({ dataDir: ':memory:' });
+  db = await freshPGlite();
   await migrateKeyStore(db);
 });
 

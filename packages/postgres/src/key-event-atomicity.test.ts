@@ -6,9 +6,9 @@ import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromPgPool } from './from-pg-pool.js';
 import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
-import { openPGlite } from './open-pglite.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
+import { freshPGlite } from './test-support/pglite-data-dir.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
 
 const SCANNING = { source: 'github_secret_scanning', actor: 'github', ip: null, userAgent: null, url: 'https://github.com/o/r' } as const;
@@ -194,7 +194,7 @@ afterAll(async () => {
 });
 
 describeAtomicity('PostgreSQL', async () => fromPgPool(database.pool()), ['raise', 'terminate']);
-describeAtomicity('PGlite', () => openPGlite({ dataDir: ':memory:' }), ['raise']);
+describeAtomicity('PGlite', () => freshPGlite(), ['raise']);
 
 describe('first use across instances', () => {
   it('writes one first_used event when two instances record the first use at once', async () => {

@@ -3,14 +3,14 @@
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateKeyStore } from './key-store-migrations.js';
-import { openPGlite } from './open-pglite.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
+import { freshPGlite } from './test-support/pglite-data-dir.js';
 
 let db: Queryable;
 
 beforeAll(async () => {
-  db = await openPGlite({ dataDir: ':memory:' });
+  db = await freshPGlite();
   await migrateKeyStore(db);
 });
 

@@ -7,7 +7,7 @@ import { openPostgres } from './open-postgres.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import { freshDatabase, type FreshDatabase } from './test-support/fresh-database.js';
 import { eventually } from './test-support/eventually.js';
-import { migratedPGliteDir, removePGliteTemplate, type PGliteDir } from './test-support/migrated-pglite-dir.js';
+import { pgliteDataDir, type PGliteDir } from './test-support/pglite-data-dir.js';
 import { proxyInFront } from './test-support/proxy-in-front.js';
 
 // Every documented store option of the two `open…KeyStore` factories must reach the store: each
@@ -26,9 +26,9 @@ beforeAll(async () => {
 /** PGlite folders of the running test, removed after it (their stores are closed by then). */
 const pgliteDirs: PGliteDir[] = [];
 
-/** A fresh PGlite data folder of the test's own, migrated (a copy of the file's template). */
+/** A fresh PGlite data folder of the test's own (a copy of the run's cluster). */
 async function freshPGliteDir(): Promise<string> {
-  const dir = await migratedPGliteDir();
+  const dir = await pgliteDataDir();
   pgliteDirs.push(dir);
   return dir.dataDir;
 }
@@ -36,7 +36,6 @@ async function freshPGliteDir(): Promise<string> {
 afterAll(async () => {
   await proxy?.close();
   await database?.drop();
-  await removePGliteTemplate();
 });
 
 afterEach(async () => {
@@ -44,11 +43,8 @@ afterEach(async () => {
   for (const dir of pgliteDirs.splice(0)) await dir.remove();
 });
 
-/**
- * A test that opens PGlite: the file's first makes the template (initdb and every migration:
- * seconds of CPU, past a minute while the other test files share the two cores).
- */
-const FRESH_PGLITE_MS = 180_000;
+/** A test that opens PGlite (a copy of the run's cluster, migrated at open): seconds on a busy two-core machine. */
+const FRESH_PGLITE_MS = 60_000;
 
 const factories: Record<string, (options: OpenKeyStoreOptions) => Promise<PostgresKeyStore>> = {
   openPGliteKeyStore: async (options) => openPGliteKeyStore({ dataDir: await freshPGliteDir(), ...options }),

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describeKeyStoreConformance, sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KEY_EVENTS_TABLE, KEYS_TABLE, migrateKeyStore, SESSION_CUTOFFS_TABLE } from './key-store-migrations.js';
@@ -9,21 +6,25 @@ import { openPGliteKeyStore } from './open-key-store.js';
 import { openPGlite } from './open-pglite.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
+import { freshPGlite, pgliteDataDir, type PGliteDir } from './test-support/pglite-data-dir.js';
 
-// PGlite takes seconds to start: one in-memory and one on-disk instance for the whole file.
+// PGlite takes seconds to start: one in-memory and one on-disk instance for the whole file (the
+// on-disk one a copy of the run's cluster: no second initdb).
 let memory: Queryable;
+let diskDir: PGliteDir;
 let dataDir: string;
 let disk: Queryable;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'drops-pglite-'));
+  diskDir = await pgliteDataDir();
+  ({ dataDir } = diskDir);
   [memory, disk] = await Promise.all([openPGlite({ dataDir: ':memory:' }), openPGlite({ dataDir })]);
   await Promise.all([migrateKeyStore(memory), migrateKeyStore(disk)]);
 });
 
 afterAll(async () => {
   await Promise.all([memory?.close(), disk?.close()]);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await diskDir?.remove();
 });
 
 describeKeyStoreConformance(
@@ -132,7 +133,7 @@ describe('the active-key cache on PGlite', () => {
   });
 
   it('answers nothing from memory once the database is closed: a 503, never a success', async () => {
-    const db = await openPGlite({ dataDir: ':memory:' });
+    const db = await freshPGlite();
     await migrateKeyStore(db);
     const store = new PostgresKeyStore({ db });
     const key = sampleKeyRecord();

@@ -5,9 +5,9 @@
 import { sampleKeyRecord } from '@drops/auth/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_ANNOUNCEMENT_KEYS, KEYS_TABLE, migrateKeyStore } from './key-store-migrations.js';
-import { openPGlite } from './open-pglite.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import type { Queryable } from './queryable.js';
+import { freshPGlite } from './test-support/pglite-data-dir.js';
 import { answersFromMemory } from './test-support/answers-from-memory.js';
 import { cachedOn } from './test-support/cached-on.js';
 import { countingQueryable, type CountingQueryable } from './test-support/counting-queryable.js';
@@ -22,7 +22,7 @@ let store: PostgresKeyStore;
 const before = randomId();
 
 beforeAll(async () => {
-  db = await openPGlite({ dataDir: ':memory:' });
+  db = await freshPGlite();
   await migrateKeyStore(db);
   // A key that exists before any store opens: the membership read at open holds it.
   await db.query(`insert into ${KEYS_TABLE} (id, account_id, prefix, created_at) values ($1, 'acct_before', left($1, 10), now())`, [
