@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killChildServers, listening, spawnMain, type ChildProcessRun } from './testing/child-server.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { dataDirForTest } from './testing/pglite-template.js';
 
 const startMain = (env: Record<string, string>): ChildProcessRun => spawnMain({ LOG_FORMAT: 'json', ...env });
 
@@ -88,7 +89,7 @@ describe('main.ts', () => {
   );
 
   it('starts the development identity provider with no set-up at all', async () => {
-    const child = startMain({ PORT: '0', DATA_DIR: ':memory:' });
+    const child = startMain({ PORT: '0', DATA_DIR: await dataDirForTest() });
     const { url } = await listening(child);
     const res = await fetch(`${url}/dev/token`, { method: 'POST', body: JSON.stringify({ name: 'alice' }) });
     expect(res.status).toBe(200);
@@ -124,7 +125,7 @@ describe('main.ts', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = taken.address() as AddressInfo;
-      const child = startMain({ HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: 'off', DATA_DIR: ':memory:' });
+      const child = startMain({ HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: 'off', DATA_DIR: await dataDirForTest() });
       expect(await child.exited).toBe(1);
       const fatal = child.stdout
         .join('')

@@ -15,6 +15,7 @@ import { openDatabase } from '../db/open-database.js';
 import { createLogger } from '../logger.js';
 import { BACKENDS } from '../testing/test-server.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { migratedPgliteDir, type PgliteDataDir } from '../testing/pglite-template.js';
 
 const api = { describe, it, beforeEach, afterEach, beforeAll, afterAll };
 
@@ -48,13 +49,15 @@ function writingUsesAtOnce(store: PostgresKeyStore): KeyStore {
 for (const backend of BACKENDS) {
   describe(`reference server app (${backend})`, () => {
     let database: TestDatabase | null = null;
+    let pglite: PgliteDataDir | undefined;
     let db: Queryable;
     const stores: PostgresKeyStore[] = [];
 
     beforeAll(async () => {
       if (backend === 'postgres') database = await createTestDatabase();
+      else pglite = await migratedPgliteDir();
       db = await openDatabase(
-        database !== null ? { kind: 'postgres', url: database.url, migrate: true } : { kind: 'pglite', dataDir: ':memory:' },
+        database !== null ? { kind: 'postgres', url: database.url, migrate: true } : { kind: 'pglite', dataDir: pglite!.dataDir },
       );
     }, 60_000);
     afterEach(async () => {
@@ -63,6 +66,7 @@ for (const backend of BACKENDS) {
     afterAll(async () => {
       await db?.close();
       await database?.drop();
+      await pglite?.remove();
     });
 
     describeLeakedKeysRoutes(api, `reference server (${backend})`, {

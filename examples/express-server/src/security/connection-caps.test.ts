@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killChildServers, listening, spawnMain } from '../testing/child-server.js';
+import { dataDirForTest } from '../testing/pglite-template.js';
 
 /** What one connection got: the bytes it read, and whether it ended in a reset (or another error). */
 interface Outcome {
@@ -49,7 +50,7 @@ describe('connections past MAX_CONNECTIONS_PER_CLIENT and MAX_CONNECTIONS', () =
     const child = spawnMain({
       PORT: '0',
       METRICS_PORT: 'off',
-      DATA_DIR: ':memory:',
+      DATA_DIR: await dataDirForTest(),
       MAX_CONNECTIONS: '80',
       MAX_CONNECTIONS_PER_CLIENT: '50',
     });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { MEMORY_BACKED_DIR } from './memory-backed-dir.js';
 
 declare module 'vitest' {
@@ -32,4 +32,11 @@ export async function migratedPgliteDir(prefix = 'drops-pglite-'): Promise<Pglit
   // cp(1): node's fs.cp spends a second of CPU on the folder's thousand files, cp a tenth of that.
   if (template !== undefined) await promisify(execFile)('cp', ['-R', template, dataDir]);
   return { dataDir, remove: () => rm(parent, { recursive: true, force: true }) };
+}
+
+/** A `DATA_DIR` for a server the running test starts: a copy of the template, removed when the test finishes. */
+export async function dataDirForTest(): Promise<string> {
+  const data = await migratedPgliteDir();
+  onTestFinished(() => data.remove());
+  return data.dataDir;
 }
