@@ -61,6 +61,8 @@ async function runVitestSuites(version, binary) {
   const { code, output } = await run(binary, [
     'node_modules/vitest/vitest.mjs',
     'run',
+    // One process per worker, as scripts/test.mjs runs vitest.
+    '--isolate=false',
     '--project',
     'auth',
     ...PLATFORM_SUITES,
