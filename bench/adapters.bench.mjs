@@ -9,12 +9,15 @@
  * runs them on the workspace's built dist instead (no packing; for a quick look).
  *
  * Figures are requests/s and server CPU per request (the server process's CPU time over the same
- * window, every thread). On a shared machine the load of other processes comes and goes within
+ * window, every thread). The servers run on one core and the load (autocannon, in this process)
+ * on another (cpu-affinity.mjs). On a shared machine the load of other processes comes and goes within
  * seconds, so one adapter's servers are measured in short interleaved rounds where every
- * contender's round sits right next to a round of the bare route: `bare A B bare C D`, the order of
- * A B C D rotating each round, and a last bare round. Each contender's ratio is the median over the
- * rounds of its round divided by the bare round next to it (requests/s: contender / bare; CPU:
- * bare / contender), and the rate column shows the interquartile range of those paired ratios.
+ * contender's round sits right next to a round of its own of the bare route, sent the same request
+ * (the bare route ignores the Authorization header, but parses it like any other): `bare A`, then
+ * `B bare`, the first of each pair alternating and the contenders' order rotating each round. Each
+ * contender's ratio is the median over the rounds of its round divided by its bare round
+ * (requests/s: contender / bare; CPU: bare / contender), and the rate column shows the
+ * interquartile range of those paired ratios.
  * Target ≥ 0.9× with an API key (issue 40).
  *
  * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
@@ -30,6 +33,7 @@ import autocannon from 'autocannon';
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { pairedSummary, quantile } from './measure.mjs';
+import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
@@ -98,7 +102,7 @@ const spread = (values, digits, scale = 1) =>
   `${(quantile(values, 0.25) * scale).toFixed(digits)}–${(quantile(values, 0.75) * scale).toFixed(digits)}`;
 
 /** The rows of one adapter: its bare route, then the adapter with each store and credential. */
-async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, withNote }) {
+async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, withNote, cores }) {
   const guard = GUARD[adapter] ?? 'requireAuth()';
   const procs = [];
   const began = Date.now();
@@ -111,6 +115,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
       start(`${adapter}-drops-auth`, oidc),
       start(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
     ]);
+    for (const p of procs) cores.pinServer(p.child.pid);
     const keyBody = (server) => ({ accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) });
     const bare = { name: 'bare route, no auth', server: bareServer, expected: BARE_BODY };
     const contenders = [
@@ -126,6 +131,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
       },
     ].map((c) => (c.key ? { ...c, auth: `Bearer ${c.server.apiKey}`, expected: keyBody(c.server) } : c));
     const all = [bare, ...contenders];
+    bare.auth = contenders[0].auth;
     for (const c of all) {
       c.label = `${adapter}: ${c.name}`;
       c.body = await checkAnswer(c.label, c.server.url, c.auth, c.expected);
@@ -135,35 +141,34 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     for (const c of all) await measure(c, WARMUP_SECONDS);
 
     let round = 0;
-    const slot = async (c) => {
-      const m = await measure(c, SECONDS);
+    const slot = async (c, auth = c.auth) => {
+      const m = await measure({ ...c, auth }, SECONDS);
       c.rates.push(m.rate);
       c.cpus.push(m.cpu);
-      log(` round ${round + 1}: ${c.name}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request`);
+      log(
+        ` round ${round + 1}: ${c.name}${c === bare ? ` (${auth.length} character header)` : ''}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request`,
+      );
       return m;
     };
-    const pair = (c, m, bareRound) => {
-      c.rateRatios.push(m.rate / bareRound.rate);
-      c.cpuRatios.push(bareRound.cpu / m.cpu);
-    };
-    let bareBefore = await slot(bare);
     for (; round < ROUNDS; round++) {
-      const [a, b, c, d] = contenders.map((_, i) => contenders[(i + round) % contenders.length]);
-      pair(a, await slot(a), bareBefore);
-      const bRound = await slot(b);
-      const bareMiddle = await slot(bare);
-      pair(b, bRound, bareMiddle);
-      pair(c, await slot(c), bareMiddle);
-      const dRound = await slot(d);
-      bareBefore = await slot(bare);
-      pair(d, dRound, bareBefore);
+      // Every contender next to a round of the bare route sent the same request, its
+      // Authorization header included (the bare route ignores it): the pair differs only in what
+      // the adapter does. Which of the two goes first alternates, the contenders' order rotates.
+      for (const c of contenders.map((_, i) => contenders[(i + round) % contenders.length])) {
+        const [first, second] = round % 2 === 0 ? [bare, c] : [c, bare];
+        const one = await slot(first, c.auth);
+        const two = await slot(second, c.auth);
+        const [mine, bareRound] = first === c ? [one, two] : [two, one];
+        c.rateRatios.push(mine.rate / bareRound.rate);
+        c.cpuRatios.push(bareRound.cpu / mine.cpu);
+      }
     }
 
     log(`: measured in ${((Date.now() - began) / 1000).toFixed(1)} s in all`);
     const group = `${NAMES[adapter]} against its bare route`;
     const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
     const note = withNote
-      ? `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with the bare route's round next to it; in brackets the interquartile range (of the paired ratios where there is a ratio)`
+      ? `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with a round of the bare route sent the same request; in brackets the interquartile range (of the paired ratios where there is a ratio)`
       : undefined;
     const rateRows = all.map((c) => {
       const row = { group, name: c.name, opsPerSec: quantile(c.rates, 0.5) };
@@ -199,14 +204,18 @@ export async function run() {
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
   const scratch = await createScratchDatabase('adapters');
+  const cores = splitCores();
   try {
     const rows = [];
     for (const adapter of ADAPTERS) {
       // How the figures were taken goes once, under the first adapter's table.
-      rows.push(...(await measureAdapter(adapter, { oidc, databaseUrl: scratch.url, idToken, script, withNote: rows.length === 0 })));
+      rows.push(
+        ...(await measureAdapter(adapter, { oidc, databaseUrl: scratch.url, idToken, script, withNote: rows.length === 0, cores })),
+      );
     }
     return rows;
   } finally {
+    cores.restore();
     await idp.close();
     await scratch.drop();
   }
