@@ -13,13 +13,13 @@ const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}${deli
 /**
  * The steps, in order: the stages of a step run at once (a name and the command that runs it).
  * The node matrix leaves most of a second core idle (it waits on npm, PostgreSQL and child
- * processes), so the typecheck, the package lint and the release notes dry run share its step:
- * none of them feeds the tests, and each still fails the run.
+ * processes), so the package lint and the release notes dry run share its step.
  */
 const STEPS = [
   [['chromium', 'node scripts/ensure-chromium.mjs']],
   [['lint', 'pnpm run lint']],
   [['build', 'pnpm run build']],
+  [['typecheck', 'pnpm run typecheck']],
   // --isolate=false: each worker runs its project's files one after another in one process rather
   // than a fresh process and module graph per file, which was a third of the run's CPU (vitest's
   // "import" time) on two saturated cores. A file cleans up what it starts (servers, databases,
@@ -28,7 +28,6 @@ const STEPS = [
   [['vitest', 'vitest run --isolate=false --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json']],
   [
     ['node matrix', 'node scripts/node-matrix.mjs'],
-    ['typecheck', 'pnpm run typecheck'],
     ['package lint', 'pnpm run lint:packages'],
     ['release notes', 'node scripts/check-release-notes.mjs'],
   ],
