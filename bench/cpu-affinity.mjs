@@ -30,8 +30,9 @@ function pin(pid, cpus) {
 
 /**
  * Pins this process (the load generator) to the first CPU and returns `{ pinServer(pid), restore() }`:
- * `pinServer` puts a server process on the last CPU, `restore` gives this process back the CPUs it
- * had (the benches after this one run unpinned). Fails where it cannot pin (fewer than two CPUs, no
+ * `pinServer` puts a server process, every thread, on the last CPU (a child starts on its parent's
+ * CPU, so a server is moved once it is up), `restore` gives this process back the CPUs it had (the
+ * benches after this one run unpinned). Fails where it cannot pin (fewer than two CPUs, no
  * `taskset`): a figure taken with the load and the server on one core is not the figure it claims.
  */
 export function splitCores() {

@@ -68,6 +68,8 @@ async function loadResult(url, authorization, seconds) {
 }
 
 export async function run() {
+  // Before anything is opened that a failure to pin would leave behind.
+  const cores = splitCores();
   const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const token = `Bearer ${idToken}`;
@@ -75,7 +77,6 @@ export async function run() {
   const scratch = await createScratchDatabase('http');
 
   const procs = [];
-  const cores = splitCores();
   try {
     const started = await startAll(procs, [
       startPeer('node-http'),
