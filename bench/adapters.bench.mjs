@@ -10,22 +10,28 @@
  *
  * Figures are requests/s and server CPU per request (the server process's CPU time over the same
  * window, every thread). The servers run on one core and the load (autocannon, in this process)
- * on another (cpu-affinity.mjs). On a shared machine the load of other processes comes and goes within
- * seconds, so one adapter's servers are measured in short interleaved rounds where every
- * contender's round sits right next to a round of its own of the bare route, sent the same request
- * (the bare route ignores the Authorization header, but parses it like any other): `bare A`, then
- * `B bare`, the first of each pair alternating and the contenders' order rotating each round. Each
- * contender's ratio is the median over the rounds of its round divided by its bare round
- * (requests/s: contender / bare; CPU: bare / contender), and the rate column shows the
- * interquartile range of those paired ratios.
+ * on another (cpu-affinity.mjs). What `requireAuth()` costs is measured inside one app: each
+ * drops variant also serves `GET /public`, the same answer without drops auth, and each of the
+ * adapter's rounds is paired with a round of that route of the same process, sent the same request
+ * (a bare route ignores the Authorization header, but parses it like any other): two processes of
+ * one app differ by more (up to a quarter of their CPU per request, by when and how V8 compiled
+ * them) than the library costs. For the same reason each app runs in REPLICAS processes
+ * (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. Which route of a pair
+ * goes first alternates, and the pairs' order rotates each round. Each row's ratio is the median
+ * over the rounds of its round divided by its pair's (requests/s: contender / bare; CPU: bare /
+ * contender), and the rate column shows the interquartile range of those paired ratios. Two rows
+ * per adapter are there to read the others by: the bare answer behind a middleware that only goes
+ * on (what the framework charges for any middleware, drops auth or not), and the bare route of the
+ * app on PGlite against an app without drops auth (each its own process: what loading the library
+ * and its store costs an app's other routes).
  * Target ≥ 0.9× with an API key (issue 40).
  *
  * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
  * (the right account, credential and key id); while timing, autocannon compares every body with it
  * and any other body, non-2xx answer, error or timeout fails the bench. Needs PostgreSQL
  * (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1),
- * BENCH_ADAPTERS_ROUNDS (default 7) and BENCH_ADAPTERS (default `express,fastify,koa,hono,nestjs`)
- * bound the run; BENCH_VERBOSE=1 prints every round.
+ * BENCH_ADAPTERS_ROUNDS (default 3 per replica) and BENCH_ADAPTERS (default
+ * `express,fastify,koa,hono,nestjs`) bound the run; BENCH_VERBOSE=1 prints every round.
  *
  *   pnpm build && node bench/run.mjs adapters
  */
@@ -40,8 +46,9 @@ import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 
 const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1);
-const ROUNDS = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 7);
-const WARMUP_SECONDS = 1;
+const REPLICAS = Number(process.env.BENCH_ADAPTERS_REPLICAS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 3 * REPLICAS);
+const WARMUP_SECONDS = 2;
 const ADAPTERS = (process.env.BENCH_ADAPTERS ?? 'express,fastify,koa,hono,nestjs').split(',');
 const FROM = process.env.BENCH_ADAPTERS_FROM ?? 'packed';
 const CONNECTIONS = 32;
@@ -59,11 +66,11 @@ const GUARD = { nestjs: 'DropsAuthGuard' };
 const BARE_BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
 
 /**
- * `GET /whoami` once: fails unless it is a 200 with `cache-control: no-store`, JSON, and exactly
+ * `GET <path>` once: fails unless it is a 200 with `cache-control: no-store`, JSON, and exactly
  * `expected`. Resolves the body's text, which every answer while timing must match.
  */
 async function checkAnswer(label, url, authorization, expected) {
-  const res = await fetch(`${url}/whoami`, { headers: authorization ? { authorization } : {} });
+  const res = await fetch(url, { headers: authorization ? { authorization } : {} });
   const text = await res.text();
   const problems = [
     res.status !== 200 && `status ${res.status}`,
@@ -75,21 +82,21 @@ async function checkAnswer(label, url, authorization, expected) {
   return text;
 }
 
-/** Requests/s and server CPU µs per request over `seconds`; any answer but the expected body fails the bench. */
-async function measure(c, seconds) {
-  const before = cpuMicros(c.server.child.pid);
+/** Requests/s and server CPU µs per request of one route over `seconds`; any answer but the expected body fails the bench. */
+async function measure(route, auth, seconds) {
+  const before = cpuMicros(route.server.child.pid);
   const result = await autocannon({
-    url: `${c.server.url}/whoami`,
+    url: route.url,
     connections: CONNECTIONS,
     duration: seconds,
-    headers: c.auth ? { authorization: c.auth } : {},
-    expectBody: c.body,
+    headers: { authorization: auth },
+    expectBody: route.body,
   });
-  const cpu = cpuMicros(c.server.child.pid) - before;
+  const cpu = cpuMicros(route.server.child.pid) - before;
   const bad = { 'non-2xx': result.non2xx, 'wrong bodies': result.mismatches, errors: result.errors, timeouts: result.timeouts };
   if (Object.values(bad).some((n) => n > 0) || result['2xx'] === 0) {
     throw new Error(
-      `${c.label}: ${Object.entries(bad)
+      `${route.label}: ${Object.entries(bad)
         .map(([what, n]) => `${n} ${what}`)
         .join(', ')} (${result['2xx']} right answers)`,
     );
@@ -101,7 +108,11 @@ async function measure(c, seconds) {
 const spread = (values, digits, scale = 1) =>
   `${(quantile(values, 0.25) * scale).toFixed(digits)}–${(quantile(values, 0.75) * scale).toFixed(digits)}`;
 
-/** The rows of one adapter: its bare route, then the adapter with each store and credential. */
+/**
+ * The rows of one adapter: the adapter with each store and credential, each against the bare
+ * route of its own app (`GET /public`, no auth, in the same process); then that bare route of the
+ * app on PGlite against an app without drops auth, a process of its own.
+ */
 async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, withNote, cores }) {
   const guard = GUARD[adapter] ?? 'requireAuth()';
   const procs = [];
@@ -109,58 +120,107 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
   const log = (line) => process.env.BENCH_VERBOSE && process.stderr.write(`  ${adapter}${line}\n`);
   try {
     const start = (kind, env = {}) => startPeer(kind, { ...env, NODE_PATH: undefined }, { script });
-    const [bareServer, memory, lite, postgres] = await startAll(procs, [
+    const replicas = (kind, env) => Array.from({ length: REPLICAS }, () => start(kind, env));
+    const started = await startAll(procs, [
       start(adapter),
-      start(`${adapter}-drops-auth`, { ...oidc, KEY_STORE: 'memory' }),
-      start(`${adapter}-drops-auth`, oidc),
-      start(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
+      ...replicas(`${adapter}-drops-auth`, { ...oidc, KEY_STORE: 'memory' }),
+      ...replicas(`${adapter}-drops-auth`, oidc),
+      ...replicas(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
     ]);
     for (const p of procs) cores.pinServer(p.child.pid);
-    const keyBody = (server) => ({ accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) });
-    const contenders = [
-      { name: `${guard}, API key, memory store`, server: memory, key: true, target: TARGET },
-      { name: `${guard}, API key, PGlite`, server: lite, key: true, target: TARGET },
-      { name: `${guard}, API key, PostgreSQL`, server: postgres, key: true, target: TARGET },
+    const bareApp = started[0];
+    const [memory, lite, postgres] = [0, 1, 2].map((k) => started.slice(1 + k * REPLICAS, 1 + (k + 1) * REPLICAS));
+    const route = (server, path, expected, what) => ({ server, url: `${server.url}${path}`, expected, what });
+    const publicOf = (server, store) => route(server, '/public', BARE_BODY, `an app on ${store}`);
+    const keyRoute = (server, store) =>
+      route(server, '/whoami', { accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) }, `an app on ${store}`);
+    // Each pair, in each replica of its app: `mine` and the route it is compared with, both sent
+    // the same request (`auth`).
+    const pairs = [
+      {
+        name: `${guard}, API key, memory store`,
+        target: TARGET,
+        of: memory.map((server) => ({
+          mine: keyRoute(server, 'the memory store'),
+          base: publicOf(server, 'the memory store'),
+          key: server.apiKey,
+        })),
+      },
+      {
+        name: `${guard}, API key, PGlite`,
+        target: TARGET,
+        of: lite.map((server) => ({ mine: keyRoute(server, 'PGlite'), base: publicOf(server, 'PGlite'), key: server.apiKey })),
+      },
+      {
+        name: `${guard}, API key, PostgreSQL`,
+        target: TARGET,
+        of: postgres.map((server) => ({ mine: keyRoute(server, 'PostgreSQL'), base: publicOf(server, 'PostgreSQL'), key: server.apiKey })),
+      },
       {
         name: `${guard}, ID token`,
-        server: lite,
-        auth: `Bearer ${idToken}`,
-        expected: { accountId: 'acct_bench', credential: 'id_token' },
         target: adapter === 'express' ? TARGET : undefined,
+        of: lite.map((server) => ({
+          mine: route(server, '/whoami', { accountId: 'acct_bench', credential: 'id_token' }, 'an app on PGlite'),
+          base: publicOf(server, 'PGlite'),
+          key: idToken,
+        })),
       },
-    ].map((c) => (c.key ? { ...c, auth: `Bearer ${c.server.apiKey}`, expected: keyBody(c.server) } : c));
-    // Checked and warmed up with the first contender's header; timed with each contender's own.
-    const bare = { name: 'bare route, no auth', server: bareServer, expected: BARE_BODY, auth: contenders[0].auth };
-    const all = [bare, ...contenders];
-    for (const c of all) {
-      c.label = `${adapter}: ${c.name}`;
-      c.body = await checkAnswer(c.label, c.server.url, c.auth, c.expected);
-      Object.assign(c, { rates: [], cpus: [], rateRatios: [], cpuRatios: [] });
+      {
+        name: `a ${adapter === 'nestjs' ? 'guard' : 'middleware'} that only goes on, on the app with ${guard} on PGlite`,
+        of: lite.map((server) => ({
+          mine: route(server, '/passed', BARE_BODY, 'an app on PGlite'),
+          base: publicOf(server, 'PGlite'),
+          key: server.apiKey,
+        })),
+      },
+      {
+        name: `bare route of the app with ${guard} on PGlite, against an app without drops auth`,
+        of: lite.map((server) => ({
+          mine: publicOf(server, 'PGlite'),
+          base: route(bareApp, '/whoami', BARE_BODY, 'an app without drops auth'),
+          key: server.apiKey,
+        })),
+      },
+    ].map((p) => ({ ...p, rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] }));
+    for (const p of pairs) {
+      for (const one of p.of) {
+        one.auth = `Bearer ${one.key}`;
+        for (const r of [one.mine, one.base]) {
+          r.label = `${adapter}: ${r.url.replace(/^http:\/\/[^/]+/, '')} of ${r.what}`;
+          r.body = await checkAnswer(r.label, r.url, one.auth, r.expected);
+        }
+      }
     }
     log(`: servers up and answers checked in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-    for (const c of all) await measure(c, WARMUP_SECONDS);
+    // A new process takes several seconds under load before its code is compiled: each route is
+    // loaded WARMUP_SECONDS before any round counts.
+    const warmed = new Set();
+    for (const one of pairs.flatMap((p) => p.of)) {
+      for (const r of [one.mine, one.base].filter((r) => !warmed.has(r.url))) {
+        await measure(r, one.auth, WARMUP_SECONDS);
+        warmed.add(r.url);
+      }
+    }
 
-    let round = 0;
-    const slot = async (c, auth = c.auth) => {
-      const m = await measure({ ...c, auth }, SECONDS);
-      c.rates.push(m.rate);
-      c.cpus.push(m.cpu);
-      log(
-        ` round ${round + 1}: ${c.name}${c === bare ? ` (${auth.length} character header)` : ''}: ${m.rate.toFixed(0)} req/s, ${m.cpu.toFixed(1)} µs CPU/request`,
-      );
-      return m;
-    };
-    for (; round < ROUNDS; round++) {
-      // Every contender next to a round of the bare route sent the same request, its
-      // Authorization header included (the bare route ignores it): the pair differs only in what
-      // the adapter does. Which of the two goes first alternates, the contenders' order rotates.
-      for (const c of contenders.map((_, i) => contenders[(i + round) % contenders.length])) {
-        const [first, second] = round % 2 === 0 ? [bare, c] : [c, bare];
-        const one = await slot(first, c.auth);
-        const two = await slot(second, c.auth);
-        const [mine, bareRound] = first === c ? [one, two] : [two, one];
-        c.rateRatios.push(mine.rate / bareRound.rate);
-        c.cpuRatios.push(bareRound.cpu / mine.cpu);
+    for (let round = 0; round < ROUNDS; round++) {
+      // A pair's two rounds differ only in the route: the same request, its Authorization header
+      // included (a bare route ignores it). Which of the two goes first alternates, and the pairs'
+      // order rotates.
+      for (const p of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
+        const replica = p.of[round % REPLICAS];
+        const [first, second] = Math.floor(round / REPLICAS) % 2 === 0 ? [replica.base, replica.mine] : [replica.mine, replica.base];
+        const one = await measure(first, replica.auth, SECONDS);
+        const two = await measure(second, replica.auth, SECONDS);
+        const [mine, base] = first === replica.mine ? [one, two] : [two, one];
+        p.rates.push(mine.rate);
+        p.cpus.push(mine.cpu);
+        p.baseRates.push(base.rate);
+        p.baseCpus.push(base.cpu);
+        p.rateRatios.push(mine.rate / base.rate);
+        p.cpuRatios.push(base.cpu / mine.cpu);
+        log(
+          ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
+        );
       }
     }
 
@@ -168,22 +228,22 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     const group = `${NAMES[adapter]} against its bare route`;
     const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
     const note = withNote
-      ? `${from}; median of ${ROUNDS} rounds of ${SECONDS} s, each paired with a round of the bare route sent the same request; in brackets the interquartile range (of the paired ratios where there is a ratio)`
+      ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each paired with a round of that route sent the same request; in brackets that route's median and the interquartile range of the paired ratios`
       : undefined;
-    const rateRows = all.map((c) => {
-      const row = { group, name: c.name, opsPerSec: quantile(c.rates, 0.5) };
-      const rate = `${(row.opsPerSec / 1e3).toFixed(1)} k req/s`;
-      if (c === bare) return { ...row, display: `${rate} (${spread(c.rates, 1, 1e-3)})`, ...(note && { note }) };
-      return { ...row, display: `${rate} (ratio ${spread(c.rateRatios, 2)})`, ratio: pairedSummary(c.rateRatios).median, target: c.target };
+    const rateRows = pairs.map((p, i) => {
+      const opsPerSec = quantile(p.rates, 0.5);
+      const display = `${(opsPerSec / 1e3).toFixed(1)} k req/s (bare ${(quantile(p.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${spread(p.rateRatios, 2)})`;
+      const row = { group, name: p.name, opsPerSec, display, ratio: pairedSummary(p.rateRatios).median, target: p.target };
+      return i === 0 && note ? { ...row, note } : row;
     });
-    const cpuRows = all.map((c) => {
-      const cpu = quantile(c.cpus, 0.5);
-      const row = { group: `${group}, server CPU per request`, name: c.name, opsPerSec: 1e6 / cpu };
-      if (c === bare) return { ...row, display: `${cpu.toFixed(1)} µs CPU/req (${spread(c.cpus, 1)})` };
+    const cpuRows = pairs.map((p) => {
+      const cpu = quantile(p.cpus, 0.5);
       return {
-        ...row,
-        display: `${cpu.toFixed(1)} µs CPU/req (ratio ${spread(c.cpuRatios, 2)})`,
-        ratio: pairedSummary(c.cpuRatios).median,
+        group: `${group}, server CPU per request`,
+        name: p.name,
+        opsPerSec: 1e6 / cpu,
+        display: `${cpu.toFixed(1)} µs CPU/req (bare ${quantile(p.baseCpus, 0.5).toFixed(1)}; ratio ${spread(p.cpuRatios, 2)})`,
+        ratio: pairedSummary(p.cpuRatios).median,
       };
     });
     return [...rateRows, ...cpuRows];

@@ -25,7 +25,13 @@
  *                                                  (@drops/auth-nestjs), the principal by @Principal()
  *
  * Every one answers `GET /whoami` with the same JSON as the reference server (and the same
- * `cache-control: no-store`). Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
+ * `cache-control: no-store`). The drops variants also answer `GET /public`, a route of the same
+ * app without drops auth, with the bare route's answer: what an app's routes cost without
+ * `requireAuth()`, in the same process (adapters.bench.mjs pairs each variant with it); and
+ * `GET /passed`, the same answer behind a middleware that only goes on (Fastify: a hook calling
+ * `done()`; NestJS: a guard answering `true`): what the framework charges for any middleware.
+ * Both are declared first, so a request for `/whoami` passes over them where a router tries routes
+ * in order. Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
  * `{ url }` over IPC when started from peer-servers.mjs, or prints it otherwise. The bearer and
  * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variants keep keys
  * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory PGlite
@@ -55,11 +61,21 @@ function nodeHttp() {
   });
 }
 
-/** An Express app with `GET /whoami` behind `middleware`, on a server made by `serverOptions`. */
+/**
+ * An Express app with `GET /whoami` behind `middleware` (and, with some, `GET /public` without
+ * it), on a server made by `serverOptions`.
+ */
 async function expressServer(middleware, body, serverOptions = {}) {
   const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
+  if (middleware.length > 0) {
+    const bare = (_req, res) => {
+      res.set('cache-control', 'no-store').json(BODY);
+    };
+    app.get('/public', bare);
+    app.get('/passed', (_req, _res, next) => next(), bare);
+  }
   app.get('/whoami', ...middleware, (req, res) => {
     res.set('cache-control', 'no-store').json(body(req));
   });
@@ -178,9 +194,12 @@ async function fastifyServer(register) {
   return server;
 }
 
+/** The bare route's handler, as `GET /whoami` of the bare app and `GET /public` of the others. */
+const bareFastifyRoute = (_request, reply) => reply.header('cache-control', 'no-store').send(BODY);
+
 function bareFastify() {
   return fastifyServer((app) => {
-    app.get('/whoami', (_request, reply) => reply.header('cache-control', 'no-store').send(BODY));
+    app.get('/whoami', bareFastifyRoute);
   });
 }
 
@@ -189,16 +208,26 @@ async function fastifyWithDropsAuth() {
   const drops = dropsAuth({ authenticator: await benchAuthenticator() });
   return fastifyServer((app) => {
     app.setErrorHandler(drops.errorHandler);
+    app.get('/public', bareFastifyRoute);
+    app.get('/passed', { onRequest: (_request, _reply, done) => done() }, bareFastifyRoute);
     app.get('/whoami', { onRequest: drops.requireAuth() }, (request, reply) =>
       reply.header('cache-control', 'no-store').send(whoamiBody(request.auth)),
     );
   });
 }
 
-/** A Koa app with one `GET /whoami` route behind `middleware` (none: the bare route). */
+/** A Koa app with `GET /whoami` behind `middleware` (none: the bare route; some: `GET /public` too, without it). */
 async function koaServer(middleware, body) {
   const [{ default: Koa }, { default: Router }] = await Promise.all([import('koa'), import('@koa/router')]);
   const router = new Router();
+  if (middleware.length > 0) {
+    const bare = (ctx) => {
+      ctx.set('cache-control', 'no-store');
+      ctx.body = BODY;
+    };
+    router.get('/public', bare);
+    router.get('/passed', (_ctx, next) => next(), bare);
+  }
   router.get('/whoami', ...middleware, (ctx) => {
     ctx.set('cache-control', 'no-store');
     ctx.body = body(ctx);
@@ -218,10 +247,15 @@ async function koaWithDropsAuth() {
   return koaServer([drops.requireAuth()], (ctx) => whoamiBody(ctx.state.auth));
 }
 
-/** A Hono app on @hono/node-server with one `GET /whoami` route behind `middleware`. */
+/** A Hono app on @hono/node-server with `GET /whoami` behind `middleware` (some: `GET /public` too, without it). */
 async function honoServer(middleware, body) {
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
   const app = new Hono();
+  if (middleware.length > 0) {
+    const bare = (c) => c.json(BODY, 200, { 'cache-control': 'no-store' });
+    app.get('/public', bare);
+    app.get('/passed', (_c, next) => next(), bare);
+  }
   app.get('/whoami', ...middleware, (c) => c.json(body(c), 200, { 'cache-control': 'no-store' }));
   return createAdaptorServer({ fetch: app.fetch });
 }
@@ -239,7 +273,8 @@ async function honoWithDropsAuth() {
 /**
  * A NestJS app on its default platform (platform-express) with one controller, `GET /whoami`,
  * the decorators applied as TypeScript's compiled output applies them (`Reflect.decorate`): this
- * file is plain JavaScript. `guard` (none: the bare route) goes in `@UseGuards`, and the handler
+ * file is plain JavaScript. `guard` (none: the bare route) goes in `@UseGuards` (and with one,
+ * `GET /public` answers without it), and the handler
  * gets `@Principal()` when `principal` is given; `imports` are the root module's.
  */
 async function nestServer({ imports = [], guard, principal }, body) {
@@ -249,11 +284,32 @@ async function nestServer({ imports = [], guard, principal }, body) {
     import('@nestjs/core'),
   ]);
   class WhoamiController {
+    public() {
+      return BODY;
+    }
+    passed() {
+      return BODY;
+    }
     whoami(p) {
       return body(p);
     }
   }
   const { prototype } = WhoamiController;
+  // With a guard, `GET /public` without it and `GET /passed` behind one that lets every request
+  // through (declared first: Nest registers the routes in that order).
+  class PassingGuard {
+    canActivate() {
+      return true;
+    }
+  }
+  if (guard) {
+    const bare = (path, guards) => {
+      const decorators = [Get(path), Header('cache-control', 'no-store'), ...(guards ? [UseGuards(...guards)] : [])];
+      Reflect.decorate(decorators, prototype, path, Object.getOwnPropertyDescriptor(prototype, path));
+    };
+    bare('public');
+    bare('passed', [PassingGuard]);
+  }
   const decorators = [Get('whoami'), Header('cache-control', 'no-store'), ...(guard ? [UseGuards(guard)] : [])];
   Reflect.decorate(decorators, prototype, 'whoami', Object.getOwnPropertyDescriptor(prototype, 'whoami'));
   if (principal) principal()(prototype, 'whoami', 0);
