@@ -1,7 +1,8 @@
 /**
- * API key, in process: the authenticator on the memory store against hash + Map.get; and the same
- * with keys that expire (a year ahead: every check compares the expiry with the store's clock),
- * against the row without expiry (target: at most 2% slower, a ratio of at least 0.98).
+ * API key, in process: the authenticator on the memory store against hash + Map.get (target: at
+ * least 0.6×, issue 40); and the same with keys that expire (a year ahead: every check compares
+ * the expiry with the store's clock), against the row without expiry (target: at most 2% slower,
+ * a ratio of at least 0.98).
  */
 import { hash } from 'node:crypto';
 import { createAuthenticator, generateApiKey, MemoryKeyStore } from '@drops/auth';
@@ -67,7 +68,7 @@ export async function run() {
   }
   return [
     { group: 'API key, in process', name: 'floor: crypto.hash sha256 + Map.get', opsPerSec: floor },
-    { group: 'API key, in process', name: 'authenticate (MemoryKeyStore)', opsPerSec: ours, ratio: ours / floor, target: 0.5 },
+    { group: 'API key, in process', name: 'authenticate (MemoryKeyStore)', opsPerSec: ours, ratio: ours / floor, target: 0.6 },
     {
       group: 'API key, in process',
       name: 'authenticate, keys that expire (MemoryKeyStore), against the row above',
