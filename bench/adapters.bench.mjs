@@ -120,87 +120,64 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
   const log = (line) => process.env.BENCH_VERBOSE && process.stderr.write(`  ${adapter}${line}\n`);
   try {
     const start = (kind, env = {}) => startPeer(kind, { ...env, NODE_PATH: undefined }, { script });
-    const replicas = (kind, env) => Array.from({ length: REPLICAS }, () => start(kind, env));
-    const started = await startAll(procs, [
+    // The stores the adapter's app runs on, each in REPLICAS processes.
+    const stores = [
+      { name: 'memory store', where: 'the memory store', env: { KEY_STORE: 'memory' } },
+      { name: 'PGlite', where: 'PGlite', env: {} },
+      { name: 'PostgreSQL', where: 'PostgreSQL', env: { DATABASE_URL: databaseUrl } },
+    ];
+    const [bareServer, ...appServers] = await startAll(procs, [
       start(adapter),
-      ...replicas(`${adapter}-drops-auth`, { ...oidc, KEY_STORE: 'memory' }),
-      ...replicas(`${adapter}-drops-auth`, oidc),
-      ...replicas(`${adapter}-drops-auth`, { ...oidc, DATABASE_URL: databaseUrl }),
+      ...stores.flatMap((store) => Array.from({ length: REPLICAS }, () => start(`${adapter}-drops-auth`, { ...oidc, ...store.env }))),
     ]);
     for (const p of procs) cores.pinServer(p.child.pid);
-    const bareApp = started[0];
-    const [memory, lite, postgres] = [0, 1, 2].map((k) => started.slice(1 + k * REPLICAS, 1 + (k + 1) * REPLICAS));
-    const route = (server, path, expected, what) => ({ server, url: `${server.url}${path}`, expected, what });
-    const publicOf = (server, store) => route(server, '/public', BARE_BODY, `an app on ${store}`);
-    const keyRoute = (server, store) =>
-      route(server, '/whoami', { accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) }, `an app on ${store}`);
-    // Each pair, in each replica of its app: `mine` and the route it is compared with, both sent
-    // the same request (`auth`).
+    const route = (server, path, expected, auth, what) => ({ server, url: `${server.url}${path}`, expected, auth, what });
+    // Each process's routes, made once: the bare route, the middleware that only goes on, and
+    // `/whoami` with the app's API key and with the ID token.
+    const apps = stores.map((store, k) =>
+      appServers.slice(k * REPLICAS, (k + 1) * REPLICAS).map((server) => {
+        const [what, key] = [`an app on ${store.where}`, `Bearer ${server.apiKey}`];
+        return {
+          bare: route(server, '/public', BARE_BODY, key, what),
+          passed: route(server, '/passed', BARE_BODY, key, what),
+          key: route(server, '/whoami', { accountId: 'acct_bench', credential: 'api_key', keyId: keyIdOf(server.apiKey) }, key, what),
+          token: route(server, '/whoami', { accountId: 'acct_bench', credential: 'id_token' }, `Bearer ${idToken}`, what),
+        };
+      }),
+    );
+    const onPGlite = apps[stores.findIndex((store) => store.name === 'PGlite')];
+    const appWithout = route(bareServer, '/whoami', BARE_BODY, onPGlite[0].key.auth, 'an app without drops auth');
+    // Each pair, in each process of its app: `mine` and the route it is compared with, both sent
+    // `mine`'s request.
     const pairs = [
-      {
-        name: `${guard}, API key, memory store`,
+      ...stores.map((store, k) => ({
+        name: `${guard}, API key, ${store.name}`,
         target: TARGET,
-        of: memory.map((server) => ({
-          mine: keyRoute(server, 'the memory store'),
-          base: publicOf(server, 'the memory store'),
-          key: server.apiKey,
-        })),
-      },
-      {
-        name: `${guard}, API key, PGlite`,
-        target: TARGET,
-        of: lite.map((server) => ({ mine: keyRoute(server, 'PGlite'), base: publicOf(server, 'PGlite'), key: server.apiKey })),
-      },
-      {
-        name: `${guard}, API key, PostgreSQL`,
-        target: TARGET,
-        of: postgres.map((server) => ({ mine: keyRoute(server, 'PostgreSQL'), base: publicOf(server, 'PostgreSQL'), key: server.apiKey })),
-      },
+        of: apps[k].map((app) => ({ mine: app.key, base: app.bare })),
+      })),
       {
         name: `${guard}, ID token`,
         target: adapter === 'express' ? TARGET : undefined,
-        of: lite.map((server) => ({
-          mine: route(server, '/whoami', { accountId: 'acct_bench', credential: 'id_token' }, 'an app on PGlite'),
-          base: publicOf(server, 'PGlite'),
-          key: idToken,
-        })),
+        of: onPGlite.map((app) => ({ mine: app.token, base: app.bare })),
       },
       {
         name: `a ${adapter === 'nestjs' ? 'guard' : 'middleware'} that only goes on, on the app with ${guard} on PGlite`,
-        of: lite.map((server) => ({
-          mine: route(server, '/passed', BARE_BODY, 'an app on PGlite'),
-          base: publicOf(server, 'PGlite'),
-          key: server.apiKey,
-        })),
+        of: onPGlite.map((app) => ({ mine: app.passed, base: app.bare })),
       },
       {
         name: `bare route of the app with ${guard} on PGlite, against an app without drops auth`,
-        of: lite.map((server) => ({
-          mine: publicOf(server, 'PGlite'),
-          base: route(bareApp, '/whoami', BARE_BODY, 'an app without drops auth'),
-          key: server.apiKey,
-        })),
+        of: onPGlite.map((app) => ({ mine: app.bare, base: appWithout })),
       },
     ].map((p) => ({ ...p, rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] }));
-    for (const p of pairs) {
-      for (const one of p.of) {
-        one.auth = `Bearer ${one.key}`;
-        for (const r of [one.mine, one.base]) {
-          r.label = `${adapter}: ${r.url.replace(/^http:\/\/[^/]+/, '')} of ${r.what}`;
-          r.body = await checkAnswer(r.label, r.url, one.auth, r.expected);
-        }
-      }
+    const routes = [...new Set(pairs.flatMap((p) => p.of.flatMap((one) => [one.mine, one.base])))];
+    for (const r of routes) {
+      r.label = `${adapter}: ${r.url.replace(/^http:\/\/[^/]+/, '')} of ${r.what}`;
+      r.body = await checkAnswer(r.label, r.url, r.auth, r.expected);
     }
     log(`: servers up and answers checked in ${((Date.now() - began) / 1000).toFixed(1)} s`);
     // A new process takes several seconds under load before its code is compiled: each route is
     // loaded WARMUP_SECONDS before any round counts.
-    const warmed = new Set();
-    for (const one of pairs.flatMap((p) => p.of)) {
-      for (const r of [one.mine, one.base].filter((r) => !warmed.has(r.url))) {
-        await measure(r, one.auth, WARMUP_SECONDS);
-        warmed.add(r.url);
-      }
-    }
+    for (const r of routes) await measure(r, r.auth, WARMUP_SECONDS);
 
     for (let round = 0; round < ROUNDS; round++) {
       // A pair's two rounds differ only in the route: the same request, its Authorization header
@@ -209,8 +186,8 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
       for (const p of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
         const replica = p.of[round % REPLICAS];
         const [first, second] = Math.floor(round / REPLICAS) % 2 === 0 ? [replica.base, replica.mine] : [replica.mine, replica.base];
-        const one = await measure(first, replica.auth, SECONDS);
-        const two = await measure(second, replica.auth, SECONDS);
+        const one = await measure(first, replica.mine.auth, SECONDS);
+        const two = await measure(second, replica.mine.auth, SECONDS);
         const [mine, base] = first === replica.mine ? [one, two] : [two, one];
         p.rates.push(mine.rate);
         p.cpus.push(mine.cpu);

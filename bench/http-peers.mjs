@@ -69,16 +69,21 @@ async function expressServer(middleware, body, serverOptions = {}) {
   const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
+  const answer = (bodyOf) => (req, res) => {
+    res.set('cache-control', 'no-store').json(bodyOf(req));
+  };
   if (middleware.length > 0) {
-    const bare = (_req, res) => {
-      res.set('cache-control', 'no-store').json(BODY);
-    };
-    app.get('/public', bare);
-    app.get('/passed', (_req, _res, next) => next(), bare);
+    app.get(
+      '/public',
+      answer(() => BODY),
+    );
+    app.get(
+      '/passed',
+      (_req, _res, next) => next(),
+      answer(() => BODY),
+    );
   }
-  app.get('/whoami', ...middleware, (req, res) => {
-    res.set('cache-control', 'no-store').json(body(req));
-  });
+  app.get('/whoami', ...middleware, answer(body));
   return { app, server: createServer(serverOptions, app) };
 }
 
@@ -220,18 +225,22 @@ async function fastifyWithDropsAuth() {
 async function koaServer(middleware, body) {
   const [{ default: Koa }, { default: Router }] = await Promise.all([import('koa'), import('@koa/router')]);
   const router = new Router();
-  if (middleware.length > 0) {
-    const bare = (ctx) => {
-      ctx.set('cache-control', 'no-store');
-      ctx.body = BODY;
-    };
-    router.get('/public', bare);
-    router.get('/passed', (_ctx, next) => next(), bare);
-  }
-  router.get('/whoami', ...middleware, (ctx) => {
+  const answer = (bodyOf) => (ctx) => {
     ctx.set('cache-control', 'no-store');
-    ctx.body = body(ctx);
-  });
+    ctx.body = bodyOf(ctx);
+  };
+  if (middleware.length > 0) {
+    router.get(
+      '/public',
+      answer(() => BODY),
+    );
+    router.get(
+      '/passed',
+      (_ctx, next) => next(),
+      answer(() => BODY),
+    );
+  }
+  router.get('/whoami', ...middleware, answer(body));
   const app = new Koa();
   app.use(router.routes());
   return createServer(app.callback());
@@ -251,12 +260,19 @@ async function koaWithDropsAuth() {
 async function honoServer(middleware, body) {
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
   const app = new Hono();
+  const answer = (bodyOf) => (c) => c.json(bodyOf(c), 200, { 'cache-control': 'no-store' });
   if (middleware.length > 0) {
-    const bare = (c) => c.json(BODY, 200, { 'cache-control': 'no-store' });
-    app.get('/public', bare);
-    app.get('/passed', (_c, next) => next(), bare);
+    app.get(
+      '/public',
+      answer(() => BODY),
+    );
+    app.get(
+      '/passed',
+      (_c, next) => next(),
+      answer(() => BODY),
+    );
   }
-  app.get('/whoami', ...middleware, (c) => c.json(body(c), 200, { 'cache-control': 'no-store' }));
+  app.get('/whoami', ...middleware, answer(body));
   return createAdaptorServer({ fetch: app.fetch });
 }
 
