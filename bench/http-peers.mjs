@@ -62,6 +62,23 @@ function nodeHttp() {
 }
 
 /**
+ * `GET /public` (the bare answer) and `GET /passed` (the same behind `passOn`, a middleware that
+ * only goes on) on an app whose `/whoami` has middleware, declared before `/whoami`. `get` declares
+ * a route with its handlers, `answer(bodyOf)` makes the framework's handler answering `bodyOf`.
+ */
+function declareBareRoutes(get, passOn, answer) {
+  get(
+    '/public',
+    answer(() => BODY),
+  );
+  get(
+    '/passed',
+    passOn,
+    answer(() => BODY),
+  );
+}
+
+/**
  * An Express app with `GET /whoami` behind `middleware` (and, with some, `GET /public` without
  * it), on a server made by `serverOptions`.
  */
@@ -72,17 +89,7 @@ async function expressServer(middleware, body, serverOptions = {}) {
   const answer = (bodyOf) => (req, res) => {
     res.set('cache-control', 'no-store').json(bodyOf(req));
   };
-  if (middleware.length > 0) {
-    app.get(
-      '/public',
-      answer(() => BODY),
-    );
-    app.get(
-      '/passed',
-      (_req, _res, next) => next(),
-      answer(() => BODY),
-    );
-  }
+  if (middleware.length > 0) declareBareRoutes(app.get.bind(app), (_req, _res, next) => next(), answer);
   app.get('/whoami', ...middleware, answer(body));
   return { app, server: createServer(serverOptions, app) };
 }
@@ -229,17 +236,7 @@ async function koaServer(middleware, body) {
     ctx.set('cache-control', 'no-store');
     ctx.body = bodyOf(ctx);
   };
-  if (middleware.length > 0) {
-    router.get(
-      '/public',
-      answer(() => BODY),
-    );
-    router.get(
-      '/passed',
-      (_ctx, next) => next(),
-      answer(() => BODY),
-    );
-  }
+  if (middleware.length > 0) declareBareRoutes(router.get.bind(router), (_ctx, next) => next(), answer);
   router.get('/whoami', ...middleware, answer(body));
   const app = new Koa();
   app.use(router.routes());
@@ -261,17 +258,7 @@ async function honoServer(middleware, body) {
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
   const app = new Hono();
   const answer = (bodyOf) => (c) => c.json(bodyOf(c), 200, { 'cache-control': 'no-store' });
-  if (middleware.length > 0) {
-    app.get(
-      '/public',
-      answer(() => BODY),
-    );
-    app.get(
-      '/passed',
-      (_c, next) => next(),
-      answer(() => BODY),
-    );
-  }
+  if (middleware.length > 0) declareBareRoutes(app.get.bind(app), (_c, next) => next(), answer);
   app.get('/whoami', ...middleware, answer(body));
   return createAdaptorServer({ fetch: app.fetch });
 }
