@@ -17,8 +17,8 @@ export const API_KEY_PATTERN = /^hp_[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 export const KEY_ID_PATTERN = /^[0-9a-f]{64}$/;
 
 /**
- * Whether `value` is shaped exactly like an API key secret. Checked before any hashing or store
- * access, so malformed input costs nothing and never reaches the store.
+ * Whether `value` is shaped exactly like an API key secret. The authenticator checks it only for a
+ * key the store does not know (to tell `malformed` from `unknown_key`): a key it knows was minted.
  *
  * @example
  * ```ts

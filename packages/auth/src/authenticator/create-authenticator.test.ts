@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
+import { keyIdOf } from '../api-key/key-id.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { UnauthenticatedError, UNAUTHENTICATED_MESSAGE } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
@@ -241,22 +242,35 @@ describe('createAuthenticator', () => {
     expect(String(error.stack)).not.toContain(revoked.secret);
   });
 
-  it('refuses a malformed key before any store access', async () => {
-    let calls = 0;
+  it('refuses a malformed key as malformed: a wrong length before any store access, the store asked at most for a SHA-256 id, and never a 503', async () => {
+    const asked: string[] = [];
+    let down = false;
     const spy = new MemoryKeyStore();
     const counting: KeyStore = Object.assign(Object.create(spy) as KeyStore, {
       findActive: async (id: string) => {
-        calls++;
+        asked.push(id);
+        if (down) throw new Error('db down');
         return spy.findActive(id);
       },
     });
     const authenticator = createAuthenticator({ keyStore: counting });
-    for (const bad of ['hp_', `hp_${'A'.repeat(42)}B`, `hp_${'A'.repeat(44)}`]) {
-      await failure(authenticator.authenticate(`Bearer ${bad}`));
-    }
-    expect(calls).toBe(0);
-    await failure(authenticator.authenticate(`Bearer ${generateApiKey().secret}`));
-    expect(calls).toBe(1);
+    const reasonOf = async (secret: string) =>
+      ((await failure(authenticator.authenticate(`Bearer ${secret}`))) as UnauthenticatedError).reason;
+    for (const bad of ['hp_', `hp_${'A'.repeat(44)}`, `hp_${'A'.repeat(41)}`]) expect(await reasonOf(bad)).toBe('malformed');
+    expect(asked).toEqual([]);
+    // The key's length, not its alphabet (a last character carrying more than 4 bits, a '.'):
+    // hashed and looked up like any key, refused as malformed when the store knows none.
+    const illFormed = [`hp_${'A'.repeat(42)}B`, `hp_${'A'.repeat(41)}.A`];
+    for (const bad of illFormed) expect(await reasonOf(bad)).toBe('malformed');
+    expect(asked).toEqual(illFormed.map((bad) => keyIdOf(bad)));
+    expect(await reasonOf(generateApiKey().secret)).toBe('unknown_key');
+    down = true;
+    for (const bad of illFormed) expect(await reasonOf(bad)).toBe('malformed');
+    expect(await failure(authenticator.authenticate(`Bearer ${generateApiKey().secret}`))).toBeInstanceOf(UnavailableError);
+    const onlyTokens = { accept: ['id_token'] as const };
+    expect(((await failure(authenticator.authenticate(`Bearer ${illFormed[0]}`, onlyTokens))) as UnauthenticatedError).reason).toBe(
+      'malformed',
+    );
   });
 
   it('takes a store of the hot path alone (KeyLookup): finds, stamps uses, refuses the revoked and the expired', async () => {

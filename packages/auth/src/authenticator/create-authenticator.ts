@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isApiKeyFormat } from '../api-key/api-key-format.js';
 import { keyIdOf } from '../api-key/key-id.js';
 import { DropsAuthError } from '../errors/drops-auth-error.js';
 import { answeredAs, UnauthenticatedError, type UnauthenticatedReason } from '../errors/unauthenticated-error.js';
@@ -15,7 +16,7 @@ import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
-import { authorizationOf, parseAuthorization, type BearerCredential, type HeadersLike } from './parse-authorization.js';
+import { authorizationOf, parseBearer, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -188,29 +189,43 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // error itself, returned, never thrown: no rejected promise on the hot path. Only an unforeseen
   // fault (a store's clock throwing) throws, or rejects.
 
-  // `secret` has the exact key format: parseAuthorization refuses any other `hp_` credential
-  // as malformed, so a malformed secret never reaches hashing or the store.
+  // `secret` is `hp_` and the key's length; its characters are checked only when no key is
+  // found (parseBearer): a found key was minted, so its format is settled, and an ill-formed one
+  // is still the uniform 401, `malformed`, whatever the store answers.
   function checkApiKey(secret: string, request: (() => RequestInfo) | undefined): Answer {
     const id = keyIdOf(secret);
     let found: ReturnType<KeyLookup['findActive']>;
     try {
       found = observingKeyStore() ? observeKeyStoreCall('findActive', () => keyStore.findActive(id)) : keyStore.findActive(id);
     } catch (cause) {
-      return storeFailed(cause);
+      return apiKeyStoreFailed(secret, cause);
     }
     // A store answering from memory returns the key itself: no promise round-trip on the hot path.
     if (found === null || !isThenable(found)) {
       storeWarning.recovered();
-      return apiKeyPrincipal(id, found, request);
+      return apiKeyPrincipal(secret, id, found, request);
     }
-    return Promise.resolve(found).then((key) => {
-      storeWarning.recovered();
-      return apiKeyPrincipal(id, key, request);
-    }, storeFailed);
+    return Promise.resolve(found).then(
+      (key) => {
+        storeWarning.recovered();
+        return apiKeyPrincipal(secret, id, key, request);
+      },
+      (cause: unknown) => apiKeyStoreFailed(secret, cause),
+    );
   }
 
-  function apiKeyPrincipal(id: string, key: ActiveKey | null, request: (() => RequestInfo) | undefined): Principal | DropsAuthError {
-    if (key === null) return refuse('unknown_key');
+  // An ill-formed key is refused as such, never answered 503: it could not have authenticated.
+  function apiKeyStoreFailed(secret: string, cause: unknown): DropsAuthError {
+    return isApiKeyFormat(secret) ? storeFailed(cause) : refuse('malformed');
+  }
+
+  function apiKeyPrincipal(
+    secret: string,
+    id: string,
+    key: ActiveKey | null,
+    request: (() => RequestInfo) | undefined,
+  ): Principal | DropsAuthError {
+    if (key === null) return refuse(isApiKeyFormat(secret) ? 'unknown_key' : 'malformed');
     // One clock, the store's (the database's on PostgreSQL), read once: it stamps the use and
     // decides expiry, so every instance refuses a key at the same instant, with the same uniform
     // 401 as an unknown key.
@@ -303,11 +318,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     // Timed only while someone listens on drops-auth:authenticate; otherwise one property read.
     if (observingAuthentication()) {
       const startedAt = performance.now();
-      const credential = parseAuthorization(isHeadersLike(source) ? authorizationOf(source) : source);
-      const type = credential.kind === 'api_key' || credential.kind === 'id_token' ? credential.kind : null;
+      const credential = parseBearer(isHeadersLike(source) ? authorizationOf(source) : source);
+      // Reported as parseAuthorization reads it: an ill-formed key is no credential type.
+      const type =
+        credential.kind === 'id_token' || (credential.kind === 'api_key' && isApiKeyFormat(credential.value)) ? credential.kind : null;
       return observeAuthentication(answerOf(credential, accept, required, request), type, startedAt);
     }
-    return answerOf(parseAuthorization(isHeadersLike(source) ? authorizationOf(source) : source), accept, required, request);
+    return answerOf(parseBearer(isHeadersLike(source) ? authorizationOf(source) : source), accept, required, request);
   }
 
   function answerOf(
@@ -322,7 +339,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       case 'malformed':
         return refuse('malformed');
       case 'api_key':
-        return accept.includes('api_key') ? checkApiKey(credential.value, request) : refuse('wrong_credential_type');
+        if (accept.includes('api_key')) return checkApiKey(credential.value, request);
+        return refuse(isApiKeyFormat(credential.value) ? 'wrong_credential_type' : 'malformed');
       case 'id_token':
         return accept.includes('id_token') ? checkIdToken(credential.value) : refuse('wrong_credential_type');
     }

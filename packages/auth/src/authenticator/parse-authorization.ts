@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, isApiKeyFormat } from '../api-key/api-key-format.js';
+import { API_KEY_LENGTH, API_KEY_PREFIX, isApiKeyFormat } from '../api-key/api-key-format.js';
 
 /** A header bag: the Fetch API's `Headers`, or Node's `IncomingHttpHeaders` (lowercase names). */
 export type HeadersLike = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -54,6 +54,19 @@ const TAB = 9;
  * ```
  */
 export function parseAuthorization(value: string | readonly string[] | null | undefined): BearerCredential {
+  const credential = parseBearer(value);
+  return credential.kind === 'api_key' && !isApiKeyFormat(credential.value) ? MALFORMED : credential;
+}
+
+/**
+ * {@link parseAuthorization} without the character check of an API key: an `hp_` credential of
+ * the key's length is `api_key` whatever its characters. The authenticator's hot path: it hashes
+ * the secret and asks the store, and checks the format only when the store knows no such key
+ * (a known key is one that was minted, so its format is settled), to tell `malformed` from
+ * `unknown_key`. The store is only ever asked for a SHA-256 id, so nothing of an ill-formed
+ * credential reaches it. @internal
+ */
+export function parseBearer(value: string | readonly string[] | null | undefined): BearerCredential {
   if (value === undefined || value === null) return ABSENT;
   if (typeof value !== 'string') return value.length === 0 ? ABSENT : MALFORMED;
   if (value.length > MAX_AUTHORIZATION_LENGTH) return MALFORMED;
@@ -72,7 +85,7 @@ export function parseAuthorization(value: string | readonly string[] | null | un
   while (value.charCodeAt(at) === SPACE) at++;
   const credential = at === 7 && end === value.length ? value.slice(7) : value.slice(at, end);
   if (credential.startsWith(API_KEY_PREFIX)) {
-    return isApiKeyFormat(credential) ? { kind: 'api_key', value: credential } : MALFORMED;
+    return credential.length === API_KEY_LENGTH ? { kind: 'api_key', value: credential } : MALFORMED;
   }
   return TOKEN68.test(credential) ? { kind: 'id_token', value: credential } : MALFORMED;
 }

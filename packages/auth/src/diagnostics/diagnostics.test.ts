@@ -70,6 +70,7 @@ describe('drops-auth:authenticate', () => {
     await authenticator.authenticate(bearer(`hp_${'A'.repeat(43)}`)).catch(() => {});
     await authenticator.authenticate(undefined).catch(() => {});
     await authenticator.authenticate('Basic dXNlcjpwYXNz').catch(() => {});
+    await authenticator.authenticate(bearer(`hp_${'A'.repeat(42)}B`)).catch(() => {});
     await authenticator.authenticate(bearer(key.secret), { accept: ['id_token'] }).catch(() => {});
     await authenticator.authenticate(bearer(idp.mintIdToken({ sub: 'a' }, { expiresInSeconds: -60 }))).catch(() => {});
     await authenticator.authenticateOptional(undefined);
@@ -80,6 +81,7 @@ describe('drops-auth:authenticate', () => {
       { credential: 'id_token', outcome: 'authenticated', reason: null, durationMs: anyDuration },
       { credential: 'api_key', outcome: 'refused', reason: 'unknown_key', durationMs: anyDuration },
       { credential: null, outcome: 'refused', reason: 'missing', durationMs: anyDuration },
+      { credential: null, outcome: 'refused', reason: 'malformed', durationMs: anyDuration },
       { credential: null, outcome: 'refused', reason: 'malformed', durationMs: anyDuration },
       { credential: 'api_key', outcome: 'refused', reason: 'wrong_credential_type', durationMs: anyDuration },
       { credential: 'id_token', outcome: 'refused', reason: 'expired_token', durationMs: anyDuration },
