@@ -16,7 +16,7 @@ import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
-import { authorizationOf, parseBearer, type BearerCredential, type HeadersLike } from './parse-authorization.js';
+import { authorizationOf, isWellFormed, parseBearer, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -219,13 +219,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return isApiKeyFormat(secret) ? storeFailed(cause) : refuse('malformed');
   }
 
+  // A refusal of a key whose characters are checked only now: `malformed` when they are wrong.
+  function refuseKey(secret: string, reason: UnauthenticatedReason): UnauthenticatedError {
+    return refuse(isApiKeyFormat(secret) ? reason : 'malformed');
+  }
+
   function apiKeyPrincipal(
     secret: string,
     id: string,
     key: ActiveKey | null,
     request: (() => RequestInfo) | undefined,
   ): Principal | DropsAuthError {
-    if (key === null) return refuse(isApiKeyFormat(secret) ? 'unknown_key' : 'malformed');
+    if (key === null) return refuseKey(secret, 'unknown_key');
     // One clock, the store's (the database's on PostgreSQL), read once: it stamps the use and
     // decides expiry, so every instance refuses a key at the same instant, with the same uniform
     // 401 as an unknown key.
@@ -320,8 +325,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const startedAt = performance.now();
       const credential = parseBearer(isHeadersLike(source) ? authorizationOf(source) : source);
       // Reported as parseAuthorization reads it: an ill-formed key is no credential type.
-      const type =
-        credential.kind === 'id_token' || (credential.kind === 'api_key' && isApiKeyFormat(credential.value)) ? credential.kind : null;
+      const type = (credential.kind === 'api_key' || credential.kind === 'id_token') && isWellFormed(credential) ? credential.kind : null;
       return observeAuthentication(answerOf(credential, accept, required, request), type, startedAt);
     }
     return answerOf(parseBearer(isHeadersLike(source) ? authorizationOf(source) : source), accept, required, request);
@@ -339,8 +343,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       case 'malformed':
         return refuse('malformed');
       case 'api_key':
-        if (accept.includes('api_key')) return checkApiKey(credential.value, request);
-        return refuse(isApiKeyFormat(credential.value) ? 'wrong_credential_type' : 'malformed');
+        return accept.includes('api_key') ? checkApiKey(credential.value, request) : refuseKey(credential.value, 'wrong_credential_type');
       case 'id_token':
         return accept.includes('id_token') ? checkIdToken(credential.value) : refuse('wrong_credential_type');
     }

@@ -55,7 +55,15 @@ const TAB = 9;
  */
 export function parseAuthorization(value: string | readonly string[] | null | undefined): BearerCredential {
   const credential = parseBearer(value);
-  return credential.kind === 'api_key' && !isApiKeyFormat(credential.value) ? MALFORMED : credential;
+  return isWellFormed(credential) ? credential : MALFORMED;
+}
+
+/**
+ * Whether {@link parseAuthorization} answers a credential of {@link parseBearer} as it is: all but
+ * an `api_key` whose characters are not the key format. @internal
+ */
+export function isWellFormed(credential: BearerCredential): boolean {
+  return credential.kind !== 'api_key' || isApiKeyFormat(credential.value);
 }
 
 /**
