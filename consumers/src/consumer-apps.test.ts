@@ -1,7 +1,7 @@
 // The packages as a new user gets them: packed with `pnpm pack`, installed with plain npm into
 // scratch projects that play existing apps, typechecked under strict (an app built by its
 // framework's CLI, Next.js, by that CLI), and driven over HTTP.
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LocalIdentityProvider, snapshotOf, UNIFORM_401, uniform401WireSweep, type AnswerSnapshot } from '@drops/auth/testing';
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary } from '../../scripts/node-binary.mjs';
 import { checkDuplicatedAuthorization, checkKeyFlow } from '../smoke/key-flow.mjs';
 import { checkGlobalBodyParser } from './check-global-body-parser.js';
-import { limitConcurrency, type Limiter } from './limit-concurrency.js';
+import { startCompiler, type Compiler } from './compiler.js';
+import { limitConcurrency } from './limit-concurrency.js';
 import { packPackages } from './pack-packages.js';
 import type { CommandResult } from './run-command.js';
 import {
@@ -21,7 +22,7 @@ import {
   type Scenario,
   type TscScenario,
 } from './scenarios.js';
-import { buildWithCli, compile, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
+import { buildWithCli, npmInstall, writeScratchProject, type ScratchProject } from './scratch-project.js';
 import { freePort, startApp, startCliServer, stopAllApps, type RunningApp } from './start-app.js';
 
 /**
@@ -53,11 +54,12 @@ let scratchRoot: string;
 /** The identity provider of the apps built by a CLI: theirs is the test's own, so the wire sweep can forge its tokens. */
 let idp: LocalIdentityProvider;
 /**
- * By scenario name, started together in beforeAll: installs run concurrently, tsc runs on at most
- * one per core.
+ * By scenario name, started together in beforeAll: installs run concurrently, and each project is
+ * compiled, as its install ends, by the one warm compiler.
  */
 const prepared = new Map<string, Promise<Prepared>>();
 const nodeBinaries = new Map<string, Promise<string>>();
+let compiler: Compiler | undefined;
 
 /** What a CLI app reads its identity provider from, at build and at run time. */
 function idpEnv(): NodeJS.ProcessEnv {
@@ -66,13 +68,12 @@ function idpEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * `cpu` runs tsc; `cliBuildSlot` resolves once a CLI build may start: CLI builds (Next.js uses
- * every core) run one after the other, and only once every tsc run is over.
+ * `cliBuildSlot` resolves once a CLI build may start: CLI builds (Next.js uses every core) run one
+ * after the other, and only once every tsc app is compiled.
  */
 async function prepare(
   scenario: Scenario,
   tarballs: Parameters<typeof writeScratchProject>[2],
-  cpu: Limiter,
   cliBuildSlot: () => Promise<() => void>,
 ): Promise<Prepared> {
   const project = await writeScratchProject(join(scratchRoot, scenario.name), scenario, tarballs);
@@ -89,7 +90,7 @@ async function prepare(
     return { project, install, compiles };
   }
   const tsconfigs = ['tsconfig.json', ...Object.keys(scenario.alsoTypecheckedUnder ?? {}).map((name) => `tsconfig.${name}.json`)];
-  for (const tsconfig of tsconfigs) compiles.set(tsconfig, await cpu(() => compile(project, tsconfig)));
+  for (const tsconfig of tsconfigs) compiles.set(tsconfig, await compiler!.compile(project, tsconfig));
   return { project, install, compiles };
 }
 
@@ -97,7 +98,7 @@ beforeAll(async () => {
   scratchRoot = await mkdtemp(join(tmpdir(), 'drops-consumers-'));
   idp = await LocalIdentityProvider.start();
   const tarballs = await packPackages(await mkdtemp(join(scratchRoot, 'tarballs-')));
-  const cpu = limitConcurrency(availableParallelism());
+  compiler = startCompiler();
   const oneCliBuild = limitConcurrency(1);
   const tscApps: Array<Promise<Prepared>> = [];
   const cliBuildSlot = async (): Promise<() => void> => {
@@ -114,7 +115,7 @@ beforeAll(async () => {
     const build = buildKeyOf(scenario);
     let ready = builds.get(build);
     if (ready === undefined) {
-      ready = prepare(scenario, tarballs, cpu, cliBuildSlot);
+      ready = prepare(scenario, tarballs, cliBuildSlot);
       ready.catch(() => undefined); // reported by the scenario's own tests, not as an unhandled rejection
       builds.set(build, ready);
       if (!isCliScenario(scenario)) tscApps.push(ready);
@@ -132,6 +133,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAllApps();
   await Promise.allSettled([...prepared.values(), ...nodeBinaries.values()]);
+  await compiler?.close();
   await idp?.close();
   if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
 });

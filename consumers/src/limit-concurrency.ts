@@ -2,13 +2,13 @@
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 
 /**
- * At most `slots` tasks at a time, the rest queued in order: for CPU-bound work (tsc) that would
- * only thrash if every scratch project started it at once.
+ * At most `slots` tasks at a time, the rest queued in order: for CPU-bound work (a framework's
+ * build that uses every core) that would only thrash if every scratch project started it at once.
  *
  * @example
  * ```ts
- * const cpu = limitConcurrency(availableParallelism());
- * await Promise.all(projects.map((project) => cpu(() => compile(project))));
+ * const oneBuild = limitConcurrency(1);
+ * await Promise.all(projects.map((project) => oneBuild(() => buildWithCli(project, scenario, env))));
  * ```
  */
 export function limitConcurrency(slots: number): Limiter {

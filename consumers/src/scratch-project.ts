@@ -1,5 +1,4 @@
 import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand, type CommandResult } from './run-command.js';
@@ -7,8 +6,6 @@ import { isCliScenario, type CliScenario, type DropsPackage, type Scenario } fro
 import { scratchEnv } from './scratch-env.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
-/** The workspace's own TypeScript: the scratch apps do not install one. */
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /** What every scratch app's tsconfig.json holds besides its module system: strict, as apps are. */
 const SHARED_COMPILER_OPTIONS = {
@@ -75,11 +72,6 @@ export async function writeScratchProject(
  */
 export function npmInstall(project: Pick<ScratchProject, 'dir'>): Promise<CommandResult> {
   return runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project.dir });
-}
-
-/** Compiles the app with the workspace's tsc (strict), or only typechecks it under a variant tsconfig. */
-export function compile(project: ScratchProject, tsconfig = 'tsconfig.json'): Promise<CommandResult> {
-  return runCommand(process.execPath, [TSC, '-p', tsconfig, '--pretty', 'false'], { cwd: project.dir });
 }
 
 /**
