@@ -67,4 +67,10 @@ describe('startCompiler', () => {
     expect(warm.code).toBe(tsc.code);
     expect(warm.code).not.toBe(0);
   });
+
+  it('rejects a compile asked for once it is closed', async () => {
+    const closed = startCompiler();
+    await closed.close();
+    await expect(closed.compile({ dir: join(root, 'clean') })).rejects.toThrow('the compiler process has ended');
+  });
 });

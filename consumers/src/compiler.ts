@@ -13,7 +13,7 @@ export interface Compiler {
    * compiled one at a time, in the order asked.
    */
   compile(project: { readonly dir: string }, tsconfig?: string): Promise<CommandResult>;
-  /** Ends the child; a compile still waiting rejects. */
+  /** Ends the child; a compile still waiting, or asked for afterwards, rejects. */
   close(): Promise<void>;
 }
 
@@ -44,6 +44,8 @@ export function startCompiler(): Compiler {
   });
   return {
     compile(project, tsconfig = 'tsconfig.json') {
+      // A send on a closed channel is an 'error' event nobody hears: a crash of the test's worker.
+      if (!child.connected) return Promise.reject(new Error('the compiler process has ended'));
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
