@@ -123,7 +123,11 @@ export function authorizationOfNodeRequest(req: NodeRequestLike): string | reado
   let all: string[] | undefined;
   for (let i = 0; i < raw.length - 1; i += 2) {
     const name = raw[i] as string;
-    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    // The two spellings clients send are compared as they are: lower-casing a name costs a new
+    // string per header of 13 characters, on every request.
+    if (name.length !== 13 || (name !== 'Authorization' && name !== 'authorization' && name.toLowerCase() !== 'authorization')) {
+      continue;
+    }
     const value = raw[i + 1] as string;
     if (first === undefined) first = value;
     else {
