@@ -16,8 +16,14 @@
  *
  * Arguments: a kind of bench/http-peers.mjs; the store (`memory`, `pglite` or `pg`: BENCH_POSTGRES_URL,
  * default the `test` database); the credential (`none`, `key`, `token`, or `flood`: a new random
- * well-formed key per request); COUNT (default 8 000). PEERS=path runs another checkout's
- * http-peers.mjs (after its own `pnpm build`), for a before/after.
+ * well-formed key per request); COUNT (default 8 000). ROUTE=/public counts the route of the same
+ * process without drops auth (sent the same header): an adapter against its bare route is two runs
+ * of one kind, `/whoami` and `/public`, as bench/adapters.bench.mjs pairs them. PEERS=path runs
+ * another checkout's http-peers.mjs (after its own `pnpm build`), for a before/after.
+ *
+ * The stores write a key's last use at most once a minute; a run lasts about a minute, so that
+ * write (an `UPDATE` in PGlite's WebAssembly: tens of millions of instructions) would fall into
+ * some counted windows and not others. The server is started with it once an hour instead.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +48,7 @@ const env = { ...process.env, AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audien
 // valgrind names its control pipes after HOST: callgrind_control (run without it) must find them.
 delete env.HOST;
 if (store === 'memory') env.KEY_STORE = 'memory';
+env.MIN_USE_INTERVAL_MS = String(3_600_000);
 if (store === 'pg') env.DATABASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dir = mkdtempSync(join(tmpdir(), 'drops-instructions-'));
 const child = spawn(
@@ -70,7 +77,7 @@ try {
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const fixed = { key: `Bearer ${apiKey}`, token: `Bearer ${idToken}`, none: undefined }[credential];
   const load = async (amount) => {
-    const options = { url: `${url}/whoami`, connections: 8, amount, timeout: 120 };
+    const options = { url: `${url}${process.env.ROUTE ?? '/whoami'}`, connections: 8, amount, timeout: 120 };
     if (credential === 'flood') {
       options.requests = [
         { setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer hp_${randomBytes(32).toString('base64url')}` } }) },
@@ -95,7 +102,7 @@ try {
     const match = annotated.match(/([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS/);
     if (match) total += Number(match[1].replaceAll(',', ''));
   }
-  console.log(`${kind} ${store} ${credential}: ${Math.round(total / COUNT)} instructions/request`);
+  console.log(`${kind} ${process.env.ROUTE ?? '/whoami'} ${store} ${credential}: ${Math.round(total / COUNT)} instructions/request`);
 } finally {
   child.kill('SIGKILL');
   await idp.close();

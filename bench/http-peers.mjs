@@ -156,9 +156,11 @@ async function benchAuthenticator() {
   if (process.env.KEY_STORE === 'memory') keyStore = new MemoryKeyStore();
   else {
     const { openPGliteKeyStore, openPostgresKeyStore } = await import('@drops/auth-postgres');
+    // MIN_USE_INTERVAL_MS (bench/http-instructions.mjs sets it): how often a key's last use is written.
+    const uses = process.env.MIN_USE_INTERVAL_MS ? { minUseIntervalMs: Number(process.env.MIN_USE_INTERVAL_MS) } : {};
     keyStore = process.env.DATABASE_URL
-      ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL })
-      : await openPGliteKeyStore({ dataDir: ':memory:' });
+      ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL, ...uses })
+      : await openPGliteKeyStore({ dataDir: ':memory:', ...uses });
   }
   const key = generateApiKey();
   await keyStore.create({
