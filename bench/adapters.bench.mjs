@@ -9,9 +9,9 @@
  * runs them on the workspace's built dist instead (no packing; for a quick look).
  *
  * Figures are requests/s and server CPU per request (the server process's CPU time over the same
- * window, every thread). The servers run on one core and the load (autocannon, in this process)
- * on another (cpu-affinity.mjs). What `requireAuth()` costs is measured inside one app: each
- * drops variant also serves `GET /public`, the same answer without drops auth, and each of the
+ * window, every thread). The servers run on one core and the load (wrk, a child of this process:
+ * wrk.mjs says why not autocannon) on another (cpu-affinity.mjs). What `requireAuth()` costs is
+ * measured inside one app: each drops variant also serves `GET /public`, the same answer without drops auth, and each of the
  * adapter's rounds is paired with a round of that route of the same process, sent the same request
  * (a bare route ignores the Authorization header, but parses it like any other): two processes of
  * one app differ by more (up to a quarter of their CPU per request, by when and how V8 compiled
@@ -27,15 +27,14 @@
  * Target ≥ 0.9× with an API key (issue 40).
  *
  * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
- * (the right account, credential and key id); while timing, autocannon compares every body with it
- * and any other body, non-2xx answer, error or timeout fails the bench. Needs PostgreSQL
- * (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1),
+ * (the right account, credential and key id); while timing, wrk compares every status and body with
+ * it, and any other answer, error or timeout fails the bench. Needs `wrk` (apt-get install wrk) and
+ * PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1),
  * BENCH_ADAPTERS_ROUNDS (default 3 per replica) and BENCH_ADAPTERS (default
  * `express,fastify,koa,hono,nestjs`) bound the run; BENCH_VERBOSE=1 prints every round.
  *
  *   pnpm build && node bench/run.mjs adapters
  */
-import autocannon from 'autocannon';
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { pairedSummary, quantile } from './measure.mjs';
@@ -44,6 +43,7 @@ import { packedPeersScript } from './packed-install.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
+import { assertWrk, wrk } from './wrk.mjs';
 
 const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1);
 const REPLICAS = Number(process.env.BENCH_ADAPTERS_REPLICAS ?? 3);
@@ -85,23 +85,17 @@ async function checkAnswer(label, url, authorization, expected) {
 /** Requests/s and server CPU µs per request of one route over `seconds`; any answer but the expected body fails the bench. */
 async function measure(route, auth, seconds) {
   const before = cpuMicros(route.server.child.pid);
-  const result = await autocannon({
-    url: route.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { authorization: auth },
-    expectBody: route.body,
-  });
+  const result = await wrk({ url: route.url, connections: CONNECTIONS, seconds, authorization: auth, expectBody: route.body });
   const cpu = cpuMicros(route.server.child.pid) - before;
-  const bad = { 'non-2xx': result.non2xx, 'wrong bodies': result.mismatches, errors: result.errors, timeouts: result.timeouts };
-  if (Object.values(bad).some((n) => n > 0) || result['2xx'] === 0) {
+  const bad = { 'wrong answers': result.wrong, errors: result.errors, timeouts: result.timeouts };
+  if (Object.values(bad).some((n) => n > 0) || result.right === 0) {
     throw new Error(
       `${route.label}: ${Object.entries(bad)
         .map(([what, n]) => `${n} ${what}`)
-        .join(', ')} (${result['2xx']} right answers)`,
+        .join(', ')} (${result.right} right answers)`,
     );
   }
-  return { rate: result['2xx'] / result.duration, cpu: cpu / result['2xx'] };
+  return { rate: result.right / result.seconds, cpu: cpu / result.right };
 }
 
 /** The interquartile range of `values` (times `scale`), as text. */
@@ -230,6 +224,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
 }
 
 export async function run() {
+  assertWrk();
   const unknown = ADAPTERS.filter((a) => !(a in NAMES));
   if (unknown.length > 0) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${Object.keys(NAMES).join(', ')})`);
   if (FROM !== 'packed' && FROM !== 'workspace') throw new Error(`BENCH_ADAPTERS_FROM: packed or workspace, not ${FROM}`);

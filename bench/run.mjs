@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fmt } from './measure.mjs';
+import { assertWrk } from './wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -43,6 +44,9 @@ function version(pkg) {
   }
   return '?';
 }
+
+// Refuse at once, not after the benches before it: the adapters' load is wrk (bench/wrk.mjs).
+if (files.some((f) => f.startsWith('adapters'))) assertWrk();
 
 const rows = [];
 const started = Date.now();
