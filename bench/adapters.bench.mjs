@@ -11,26 +11,26 @@
  * Figures are requests/s and server CPU per request (the server process's CPU time over the same
  * window, every thread). The servers run on one core and the load (wrk, a child of this process:
  * wrk.mjs says why not autocannon) on another (cpu-affinity.mjs). What `requireAuth()` costs is
- * measured inside one app: each drops variant also serves `GET /public`, the same answer without drops auth, and each of the
- * adapter's rounds is paired with a round of that route of the same process, sent the same request
- * (a bare route ignores the Authorization header, but parses it like any other): two processes of
- * one app differ by more (up to a quarter of their CPU per request, by when and how V8 compiled
- * them) than the library costs. For the same reason each app runs in REPLICAS processes
- * (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. Which route of a pair
- * goes first alternates, and the pairs' order rotates each round. Each row's ratio is the median
- * over the rounds of its round divided by its pair's (requests/s: contender / bare; CPU: bare /
- * contender), and the rate column shows the interquartile range of those paired ratios. Two rows
- * per adapter are there to read the others by: the bare answer behind a middleware that only goes
- * on (what the framework charges for any middleware, drops auth or not), and the bare route of the
- * app on PGlite against an app without drops auth (each its own process: what loading the library
- * and its store costs an app's other routes).
+ * measured inside one app: each drops variant also serves `GET /public`, the same answer without
+ * drops auth, and each of the adapter's rounds is paired with a round of that route of the same
+ * process, sent the same request (a bare route ignores the Authorization header, but parses it like
+ * any other): two processes of one app differ by more (up to a quarter of their CPU per request, by
+ * when and how V8 compiled them) than the library costs. For the same reason each app runs in
+ * REPLICAS processes (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. Which
+ * route of a pair goes first alternates, and the pairs' order rotates each round. Each row's ratio
+ * is the median over the rounds of its round divided by its pair's (requests/s: contender / bare;
+ * CPU: bare / contender), and the rate column shows the interquartile range of those paired ratios.
+ * Two rows per adapter are there to read the others by: the bare answer behind a middleware that
+ * only goes on (what the framework charges for any middleware, drops auth or not), and the bare
+ * route of the app on PGlite against an app without drops auth (each its own process: what loading
+ * the library and its store costs an app's other routes).
  * Target ≥ 0.9× with an API key (issue 40).
  *
  * Every answer is checked: before timing, status, `cache-control`, content type and the exact body
  * (the right account, credential and key id); while timing, wrk compares every status and body with
  * it, and any other answer, error or timeout fails the bench. Needs `wrk` (apt-get install wrk) and
- * PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (per round, default 1),
- * BENCH_ADAPTERS_ROUNDS (default 3 per replica) and BENCH_ADAPTERS (default
+ * PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_ADAPTERS_SECONDS (whole seconds
+ * per round, default 1), BENCH_ADAPTERS_ROUNDS (default 3 per replica) and BENCH_ADAPTERS (default
  * `express,fastify,koa,hono,nestjs`) bound the run; BENCH_VERBOSE=1 prints every round.
  *
  *   pnpm build && node bench/run.mjs adapters
@@ -43,7 +43,7 @@ import { packedPeersScript } from './packed-install.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
-import { assertWrk, wrk } from './wrk.mjs';
+import { wrk } from './wrk.mjs';
 
 const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1);
 const REPLICAS = Number(process.env.BENCH_ADAPTERS_REPLICAS ?? 3);
@@ -224,7 +224,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
 }
 
 export async function run() {
-  assertWrk();
+  if (!Number.isInteger(SECONDS) || SECONDS < 1) throw new Error(`BENCH_ADAPTERS_SECONDS: whole seconds (wrk's -d), not ${SECONDS}`);
   const unknown = ADAPTERS.filter((a) => !(a in NAMES));
   if (unknown.length > 0) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${Object.keys(NAMES).join(', ')})`);
   if (FROM !== 'packed' && FROM !== 'workspace') throw new Error(`BENCH_ADAPTERS_FROM: packed or workspace, not ${FROM}`);

@@ -42,6 +42,7 @@ if (kind === undefined) {
 }
 const COUNT = Number(countArg);
 const WARM = Number(process.env.WARM ?? 8000);
+const ROUTE = process.env.ROUTE ?? '/whoami';
 
 const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
 const env = { ...process.env, AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
@@ -77,7 +78,7 @@ try {
   const idToken = idp.mintIdToken({ sub: 'acct_bench' });
   const fixed = { key: `Bearer ${apiKey}`, token: `Bearer ${idToken}`, none: undefined }[credential];
   const load = async (amount) => {
-    const options = { url: `${url}${process.env.ROUTE ?? '/whoami'}`, connections: 8, amount, timeout: 120 };
+    const options = { url: `${url}${ROUTE}`, connections: 8, amount, timeout: 120 };
     if (credential === 'flood') {
       options.requests = [
         { setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer hp_${randomBytes(32).toString('base64url')}` } }) },
@@ -102,7 +103,7 @@ try {
     const match = annotated.match(/([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS/);
     if (match) total += Number(match[1].replaceAll(',', ''));
   }
-  console.log(`${kind} ${process.env.ROUTE ?? '/whoami'} ${store} ${credential}: ${Math.round(total / COUNT)} instructions/request`);
+  console.log(`${kind} ${ROUTE} ${store} ${credential}: ${Math.round(total / COUNT)} instructions/request`);
 } finally {
   child.kill('SIGKILL');
   await idp.close();

@@ -6,34 +6,14 @@
  * cost 25–30 µs of CPU, autocannon (JavaScript) used 0.80–0.98 of its own core. The load and
  * the server were then both near a full core. Which of the two held the other back changed from
  * one process start to the next, and with it the server's CPU per request: the same Fastify pair,
- * the same code, read 0.78–0.83× in one start and 0.93–1.01× in another (bench/METHOD.md). wrk drives the same servers
- * on about half of its core, and the server is the one at a full core.
+ * the same code, read 0.78–0.83× in one start and 0.93–1.01× in another (bench/METHOD.md). wrk
+ * drives the same servers on about half of its core, and the server is the one at a full core.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** Counts the answers (globals, so that `done` can read each thread's) and prints one line at the end. */
-const SCRIPT = `
-right = 0
-wrong = 0
-local expected = os.getenv("DROPS_BENCH_EXPECTED_BODY")
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function response(status, headers, body)
-  if status == 200 and body == expected then right = right + 1 else wrong = wrong + 1 end
-end
-function done(summary, latency, requests)
-  local r, w = 0, 0
-  for _, t in ipairs(threads) do r = r + t:get("right"); w = w + t:get("wrong") end
-  local e = summary.errors
-  io.write(string.format("drops-bench right=%d wrong=%d seconds=%f errors=%d timeouts=%d\\n",
-    r, w, summary.duration / 1e6, e.connect + e.read + e.write, e.timeout))
-end
-`;
-
-let scriptPath;
+/** Checks every answer and prints the counts: wrk-check.lua says how. */
+const SCRIPT = fileURLToPath(new URL('wrk-check.lua', import.meta.url));
 
 /** Fails with the one line that fixes it when wrk is not installed. */
 export function assertWrk() {
@@ -46,16 +26,12 @@ export function assertWrk() {
 }
 
 /**
- * `seconds` of GET `url` over `connections` keep-alive connections with the `authorization`
- * header. Resolves `{ right, wrong, seconds, errors, timeouts }`: `right` the answers that were a
- * 200 with exactly `expectBody`, `wrong` any other.
+ * `seconds` (whole: wrk takes no fraction) of GET `url` over `connections` keep-alive connections
+ * with the `authorization` header. Resolves `{ right, wrong, seconds, errors, timeouts }`: `right`
+ * the answers that were a 200 with exactly `expectBody`, `wrong` any other.
  */
 export async function wrk({ url, connections, seconds, authorization, expectBody }) {
-  if (scriptPath === undefined) {
-    scriptPath = join(mkdtempSync(join(tmpdir(), 'drops-wrk-')), 'check.lua');
-    writeFileSync(scriptPath, SCRIPT);
-  }
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', scriptPath];
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', SCRIPT];
   if (authorization) args.push('-H', `Authorization: ${authorization}`);
   args.push(url);
   const stdout = await new Promise((resolve, reject) => {
