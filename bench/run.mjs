@@ -45,8 +45,9 @@ function version(pkg) {
   return '?';
 }
 
-// Refuse at once, not after the benches before it: the adapters' load is wrk (bench/wrk.mjs).
-if (files.some((f) => f.startsWith('adapters'))) assertWrk();
+// Refuse at once, not after the benches before it: these drive their load with wrk (bench/wrk.mjs).
+const WRK_BENCHES = ['adapters', 'flood-embedded'];
+if (files.some((f) => WRK_BENCHES.some((name) => f.startsWith(name)))) assertWrk();
 
 const rows = [];
 const started = Date.now();

@@ -10,6 +10,7 @@
  * drives the same servers on about half of its core, and the server is the one at a full core.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 /** Checks every answer and prints the counts: wrk-check.lua says how. */
@@ -21,23 +22,29 @@ export function assertWrk() {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
   } catch (error) {
     // `wrk --version` prints its version and exits 1; only a missing binary is an error here.
-    if (error.code === 'ENOENT') throw new Error('the adapters bench drives its load with wrk: apt-get install wrk');
+    if (error.code === 'ENOENT') throw new Error('the HTTP benches drive their load with wrk: apt-get install wrk');
   }
 }
 
 /**
  * `seconds` (whole: wrk takes no fraction) of GET `url` over `connections` keep-alive connections
- * with the `authorization` header. Resolves `{ right, wrong, seconds, errors, timeouts }`: `right`
- * the answers that were a 200 with exactly `expectBody`, `wrong` any other.
+ * with the `authorization` header, or (`randomKeys: true`) a new random well-formed API key on
+ * every request. Resolves `{ right, wrong, seconds, errors, timeouts }`: `right` the answers that
+ * had the status `expectStatus` (default 200) and exactly the body `expectBody`, `wrong` any other.
  */
-export async function wrk({ url, connections, seconds, authorization, expectBody }) {
+export async function wrk({ url, connections, seconds, authorization, expectBody, expectStatus = 200, randomKeys = false }) {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', SCRIPT];
   if (authorization) args.push('-H', `Authorization: ${authorization}`);
   args.push(url);
+  const env = {
+    ...process.env,
+    DROPS_BENCH_EXPECTED_BODY: expectBody,
+    DROPS_BENCH_EXPECTED_STATUS: String(expectStatus),
+    // A new seed per run: no run sends the keys of another.
+    DROPS_BENCH_RANDOM_KEYS: randomKeys ? String(randomInt(2 ** 31)) : '',
+  };
   const stdout = await new Promise((resolve, reject) => {
-    execFile('wrk', args, { env: { ...process.env, DROPS_BENCH_EXPECTED_BODY: expectBody } }, (error, out, err) =>
-      error ? reject(new Error(`wrk ${url}: ${error.message}\n${err}`)) : resolve(out),
-    );
+    execFile('wrk', args, { env }, (error, out, err) => (error ? reject(new Error(`wrk ${url}: ${error.message}\n${err}`)) : resolve(out)));
   });
   const line = stdout.match(/^drops-bench (.*)$/m);
   if (line === null) throw new Error(`wrk ${url}: no summary in its output:\n${stdout}`);
