@@ -19,7 +19,8 @@ const WARNING_MS = KEY_EXPIRATION_WARNING_SECONDS * 1000;
  * once the request is authenticated, so that every answer to it carries the warning.
  *
  * @param principal - who made the request (`null`/`undefined`: anonymous).
- * @param now - the current time in ms since the epoch. Default: `Date.now()`.
+ * @param now - the current time in ms since the epoch. Default: `Date.now()`, read only for an API
+ *   key that expires (most answers need no clock).
  *
  * @example
  * ```ts
@@ -30,8 +31,8 @@ const WARNING_MS = KEY_EXPIRATION_WARNING_SECONDS * 1000;
  * if (value !== null) response.headers.set(KEY_EXPIRATION_HEADER, value);
  * ```
  */
-export function keyExpirationHeader(principal: Principal | null | undefined, now: number = Date.now()): string | null {
+export function keyExpirationHeader(principal: Principal | null | undefined, now?: number): string | null {
   const expiresAt = principal?.expiresAt;
   if (expiresAt === undefined || principal?.credential !== 'api_key') return null;
-  return expiresAt.getTime() - now <= WARNING_MS ? expiresAt.toISOString() : null;
+  return expiresAt.getTime() - (now ?? Date.now()) <= WARNING_MS ? expiresAt.toISOString() : null;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAuthenticator } from '../authenticator/create-authenticator.js';
 import type { Principal } from '../authenticator/principal.js';
 import { keyExpirationHeader } from '../adapter/key-expiration-header.js';
@@ -131,5 +131,19 @@ describe('keyExpirationHeader', () => {
     expect(keyExpirationHeader(alice, NOW)).toBeNull();
     expect(keyExpirationHeader(null, NOW)).toBeNull();
     expect(keyExpirationHeader(undefined, NOW)).toBeNull();
+  });
+
+  it('reads the clock only for an API key that expires: every adapter calls it on every answer', () => {
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      for (const principal of [key(), alice, null, undefined]) expect(keyExpirationHeader(principal)).toBeNull();
+      expect(clock).not.toHaveBeenCalled();
+      clock.mockReturnValue(NOW);
+      expect(keyExpirationHeader(key(new Date(NOW + DAY)))).toBe(new Date(NOW + DAY).toISOString());
+      expect(keyExpirationHeader(key(new Date(NOW + 8 * DAY)))).toBeNull();
+      expect(clock).toHaveBeenCalledTimes(2);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
