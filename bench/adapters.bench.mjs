@@ -40,10 +40,10 @@ import { LocalIdentityProvider } from '@drops/auth/testing';
 import { pairedSummary, quantile } from './measure.mjs';
 import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
-import { cpuMicros, startPeer } from './peer-servers.mjs';
+import { startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
-import { wrk } from './wrk.mjs';
+import { assertWholeSeconds, measureWithWrk } from './wrk.mjs';
 
 const SECONDS = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 1);
 const REPLICAS = Number(process.env.BENCH_ADAPTERS_REPLICAS ?? 3);
@@ -83,19 +83,14 @@ async function checkAnswer(label, url, authorization, expected) {
 }
 
 /** Requests/s and server CPU µs per request of one route over `seconds`; any answer but the expected body fails the bench. */
-async function measure(route, auth, seconds) {
-  const before = cpuMicros(route.server.child.pid);
-  const result = await wrk({ url: route.url, connections: CONNECTIONS, seconds, authorization: auth, expectBody: route.body });
-  const cpu = cpuMicros(route.server.child.pid) - before;
-  const bad = { 'wrong answers': result.wrong, errors: result.errors, timeouts: result.timeouts };
-  if (Object.values(bad).some((n) => n > 0) || result.right === 0) {
-    throw new Error(
-      `${route.label}: ${Object.entries(bad)
-        .map(([what, n]) => `${n} ${what}`)
-        .join(', ')} (${result.right} right answers)`,
-    );
-  }
-  return { rate: result.right / result.seconds, cpu: cpu / result.right };
+function measure(route, auth, seconds) {
+  return measureWithWrk(route.server.child.pid, route.label, {
+    url: route.url,
+    connections: CONNECTIONS,
+    seconds,
+    authorization: auth,
+    expectBody: route.body,
+  });
 }
 
 /** The interquartile range of `values` (times `scale`), as text. */
@@ -224,7 +219,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
 }
 
 export async function run() {
-  if (!Number.isInteger(SECONDS) || SECONDS < 1) throw new Error(`BENCH_ADAPTERS_SECONDS: whole seconds (wrk's -d), not ${SECONDS}`);
+  assertWholeSeconds('BENCH_ADAPTERS_SECONDS', SECONDS);
   const unknown = ADAPTERS.filter((a) => !(a in NAMES));
   if (unknown.length > 0) throw new Error(`BENCH_ADAPTERS: unknown ${unknown.join(', ')} (known: ${Object.keys(NAMES).join(', ')})`);
   if (FROM !== 'packed' && FROM !== 'workspace') throw new Error(`BENCH_ADAPTERS_FROM: packed or workspace, not ${FROM}`);

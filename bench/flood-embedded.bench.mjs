@@ -20,9 +20,9 @@ import { createServer } from 'node:http';
 import { isApiKeyFormat } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { cpuMicros, startPeer } from './peer-servers.mjs';
+import { startPeer } from './peer-servers.mjs';
 import { startAll } from './reference-servers.mjs';
-import { wrk } from './wrk.mjs';
+import { assertWholeSeconds, measureWithWrk, wrk } from './wrk.mjs';
 
 const SECONDS = Number(process.env.BENCH_FLOOD_EMBEDDED_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_FLOOD_EMBEDDED_ROUNDS ?? 3);
@@ -30,9 +30,8 @@ const CONNECTIONS = 32;
 const GROUP = 'random-key flood, Fastify 5 + requireAuth() on PGlite';
 
 /** Requests/s and server CPU µs per request over `seconds`; every answer must be `status` with exactly `body`. */
-async function measure(server, contender, seconds) {
-  const before = cpuMicros(server.child.pid);
-  const result = await wrk({
+function measure(server, contender, seconds) {
+  return measureWithWrk(server.child.pid, contender.name, {
     url: `${server.url}/whoami`,
     connections: CONNECTIONS,
     seconds,
@@ -41,12 +40,6 @@ async function measure(server, contender, seconds) {
     expectStatus: contender.status,
     expectBody: contender.body,
   });
-  if (result.wrong > 0 || result.errors > 0 || result.timeouts > 0 || result.right === 0) {
-    throw new Error(
-      `${contender.name}: ${result.wrong} wrong answers, ${result.errors} errors, ${result.timeouts} timeouts (${result.right} right)`,
-    );
-  }
-  return { rate: result.right / result.seconds, cpu: (cpuMicros(server.child.pid) - before) / result.right };
 }
 
 /**
@@ -74,7 +67,7 @@ async function checkRandomKeys() {
 }
 
 export async function run() {
-  if (!Number.isInteger(SECONDS) || SECONDS < 1) throw new Error(`BENCH_FLOOD_EMBEDDED_SECONDS: whole seconds (wrk's -d), not ${SECONDS}`);
+  assertWholeSeconds('BENCH_FLOOD_EMBEDDED_SECONDS', SECONDS);
   const cores = splitCores();
   const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
   const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };

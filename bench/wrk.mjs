@@ -1,6 +1,6 @@
 /**
- * The adapters' load: wrk (Debian's `wrk`, written in C), one thread on this process's core,
- * checking every answer's status and body in its Lua `response` hook.
+ * The load of the adapters and embedded-flood benches: wrk (Debian's `wrk`, written in C), one
+ * thread on this process's core, checking every answer's status and body in its Lua `response` hook.
  *
  * Why not autocannon, as the other HTTP benches use: against Fastify and Hono, whose bare routes
  * cost 25–30 µs of CPU, autocannon (JavaScript) used 0.80–0.98 of its own core. The load and
@@ -12,6 +12,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { cpuMicros } from './peer-servers.mjs';
 
 /** Checks every answer and prints the counts: wrk-check.lua says how. */
 const SCRIPT = fileURLToPath(new URL('wrk-check.lua', import.meta.url));
@@ -24,6 +25,11 @@ export function assertWrk() {
     // `wrk --version` prints its version and exits 1; only a missing binary is an error here.
     if (error.code === 'ENOENT') throw new Error('the HTTP benches drive their load with wrk: apt-get install wrk');
   }
+}
+
+/** Fails with one line naming `setting` unless `seconds` is whole and at least 1: wrk's `-d` takes no fraction. */
+export function assertWholeSeconds(setting, seconds) {
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`${setting}: whole seconds (wrk's -d), not ${seconds}`);
 }
 
 /**
@@ -54,4 +60,24 @@ export async function wrk({ url, connections, seconds, authorization, expectBody
       .map((pair) => pair.split('='))
       .map(([k, v]) => [k, Number(v)]),
   );
+}
+
+/**
+ * {@link wrk} against a server whose process is `pid`: resolves its requests/s and CPU µs per
+ * request (the process's CPU time over the run, every thread, per right answer). Any wrong answer,
+ * error or timeout, or no right answer at all, fails with `label` and the counts.
+ */
+export async function measureWithWrk(pid, label, options) {
+  const before = cpuMicros(pid);
+  const result = await wrk(options);
+  const cpu = cpuMicros(pid) - before;
+  const bad = { 'wrong answers': result.wrong, errors: result.errors, timeouts: result.timeouts };
+  if (Object.values(bad).some((n) => n > 0) || result.right === 0) {
+    throw new Error(
+      `${label}: ${Object.entries(bad)
+        .map(([what, n]) => `${n} ${what}`)
+        .join(', ')} (${result.right} right answers)`,
+    );
+  }
+  return { rate: result.right / result.seconds, cpu: cpu / result.right };
 }
