@@ -273,6 +273,33 @@ describe('createAuthenticator', () => {
     );
   });
 
+  it('answers a key header spelled the usual way as it answers any other spelling of it', async () => {
+    const { authenticator, live, revoked } = await setup();
+    const outcome = (header: string) =>
+      authenticator.authenticate(header).then(
+        (principal) => principal,
+        (error: unknown) => (error instanceof UnauthenticatedError ? error.reason : error),
+      );
+    const secrets = [
+      live.secret,
+      revoked.secret,
+      generateApiKey().secret,
+      `hp_${'A'.repeat(42)}B`,
+      `hp_${'A'.repeat(42)} `,
+      `${live.secret.slice(0, 45)}\t`,
+    ];
+    for (const secret of secrets) {
+      const usual = await outcome(`Bearer ${secret}`);
+      expect(await outcome(`bearer  ${secret}`), secret).toEqual(usual);
+      expect(await outcome(`BEARER ${secret}`), secret).toEqual(usual);
+    }
+    expect(await outcome(`Bearer ${live.secret}`)).toEqual({ accountId: 'acct_1', credential: 'api_key', keyId: live.id });
+    expect(await outcome(`Bearer ${live.secret.slice(0, 45)} `)).toBe('malformed');
+    expect(await failure(authenticator.authenticate(`Bearer ${live.secret}`, { accept: ['id_token'] }))).toMatchObject({
+      reason: 'wrong_credential_type',
+    });
+  });
+
   it('takes a store of the hot path alone (KeyLookup): finds, stamps uses, refuses the revoked and the expired', async () => {
     const { keyStore, live, revoked } = await setup();
     const expired = generateApiKey();

@@ -16,7 +16,14 @@ import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
-import { authorizationOf, isWellFormed, parseBearer, type BearerCredential, type HeadersLike } from './parse-authorization.js';
+import {
+  authorizationOf,
+  isWellFormed,
+  parseBearer,
+  plainApiKeyOf,
+  type BearerCredential,
+  type HeadersLike,
+} from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -328,7 +335,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const type = (credential.kind === 'api_key' || credential.kind === 'id_token') && isWellFormed(credential) ? credential.kind : null;
       return observeAuthentication(answerOf(credential, accept, required, request), type, startedAt);
     }
-    return answerOf(parseBearer(isHeadersLike(source) ? authorizationOf(source) : source), accept, required, request);
+    const value = isHeadersLike(source) ? authorizationOf(source) : source;
+    const plainKey = typeof value === 'string' ? plainApiKeyOf(value) : undefined;
+    if (plainKey !== undefined && accept.includes('api_key')) return checkApiKey(plainKey, request);
+    return answerOf(parseBearer(value), accept, required, request);
   }
 
   function answerOf(

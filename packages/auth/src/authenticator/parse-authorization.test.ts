@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../api-key/generate-api-key.js';
-import { authorizationOf, authorizationOfNodeRequest, MAX_AUTHORIZATION_LENGTH, parseAuthorization } from './parse-authorization.js';
+import { isApiKeyFormat } from '../api-key/api-key-format.js';
+import {
+  authorizationOf,
+  authorizationOfNodeRequest,
+  MAX_AUTHORIZATION_LENGTH,
+  parseAuthorization,
+  parseBearer,
+  plainApiKeyOf,
+} from './parse-authorization.js';
 
 const key = generateApiKey().secret;
 const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln';
@@ -72,6 +80,40 @@ describe('parseAuthorization', () => {
         const parsed = parseAuthorization(`${scheme}${' '.repeat(spaces)}${token}`);
         expect(parsed).toEqual({ kind: token.startsWith('hp_') ? 'api_key' : 'id_token', value: token });
       }),
+    );
+  });
+});
+
+describe('plainApiKeyOf', () => {
+  it('reads the secret of the usual spelling only', () => {
+    expect(plainApiKeyOf(`Bearer ${key}`)).toBe(key);
+    for (const other of [`bearer ${key}`, `Bearer  ${key}`, ` Bearer ${key}`, `Bearer ${key} `, `Bearer ${jwt}`, `Bearer ${key}A`]) {
+      expect(plainApiKeyOf(other)).toBeUndefined();
+    }
+  });
+
+  it('answers what parseBearer answers, or a secret the authenticator refuses as malformed (property)', () => {
+    // Values of the plain spelling's length whose secret part is drawn from the key alphabet and
+    // the characters a header can end or be padded with.
+    const secret = fc.string({
+      unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_ .\t'),
+      minLength: 43,
+      maxLength: 43,
+    });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          secret.map((rest) => `Bearer hp_${rest}`),
+          fc.string(),
+        ),
+        (value) => {
+          const plain = plainApiKeyOf(value);
+          if (plain === undefined) return;
+          const parsed = parseBearer(value);
+          if (parsed.kind === 'api_key') expect(plain).toBe(parsed.value);
+          else expect([parsed.kind, isApiKeyFormat(plain)]).toEqual(['malformed', false]);
+        },
+      ),
     );
   });
 });

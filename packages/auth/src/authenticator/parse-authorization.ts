@@ -98,6 +98,22 @@ export function parseBearer(value: string | readonly string[] | null | undefined
   return TOKEN68.test(credential) ? { kind: 'id_token', value: credential } : MALFORMED;
 }
 
+/** The usual spelling of an API key's header: the scheme as clients write it and one space. */
+const PLAIN_API_KEY_START = `Bearer ${API_KEY_PREFIX}`;
+const PLAIN_API_KEY_HEADER_LENGTH = 'Bearer '.length + API_KEY_LENGTH;
+
+/**
+ * The secret of an `Authorization` value spelled `Bearer hp_…` with nothing around it and the
+ * key's length, else `undefined`. The authenticator looks here first, for the header nearly every
+ * request with a key carries, and hands anything else to {@link parseBearer}. For every value this
+ * answers, {@link parseBearer} answers the same `api_key`, or refuses it as `malformed` and this
+ * answers a secret that is not the key format (a space or tab at its end), which the authenticator
+ * then refuses as `malformed` too. @internal
+ */
+export function plainApiKeyOf(value: string): string | undefined {
+  return value.length === PLAIN_API_KEY_HEADER_LENGTH && value.startsWith(PLAIN_API_KEY_START) ? value.slice(7) : undefined;
+}
+
 /** The parts of Node's `IncomingMessage` that {@link authorizationOfNodeRequest} reads. */
 export interface NodeRequestLike {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
