@@ -1,6 +1,5 @@
 import { UnauthenticatedError, type Principal } from '@drops/auth';
 import type { Request } from 'express';
-import './request-auth.js';
 
 /**
  * The principal `requireAuth()` put on the request. Throws the uniform 401
