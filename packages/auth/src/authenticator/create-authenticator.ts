@@ -16,14 +16,7 @@ import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
-import {
-  authorizationOf,
-  isWellFormed,
-  parseBearer,
-  plainApiKeyOf,
-  type BearerCredential,
-  type HeadersLike,
-} from './parse-authorization.js';
+import { authorizationOf, parseBearer, plainApiKeyOf, type BearerCredential, type HeadersLike } from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -328,14 +321,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     request: (() => RequestInfo) | undefined,
   ): Answer {
     // Timed only while someone listens on drops-auth:authenticate; otherwise one property read.
-    if (observingAuthentication()) {
-      const startedAt = performance.now();
-      const credential = parseBearer(isHeadersLike(source) ? authorizationOf(source) : source);
-      // Reported as parseAuthorization reads it: an ill-formed key is no credential type.
-      const type = (credential.kind === 'api_key' || credential.kind === 'id_token') && isWellFormed(credential) ? credential.kind : null;
-      return observeAuthentication(answerOf(credential, accept, required, request), type, startedAt);
-    }
+    const startedAt = observingAuthentication() ? performance.now() : undefined;
     const value = isHeadersLike(source) ? authorizationOf(source) : source;
+    const answer = answerOfValue(value, accept, required, request);
+    return startedAt === undefined ? answer : observeAuthentication(answer, value, startedAt);
+  }
+
+  function answerOfValue(
+    value: string | readonly string[] | null | undefined,
+    accept: readonly CredentialType[],
+    required: boolean,
+    request: (() => RequestInfo) | undefined,
+  ): Answer {
     const plainKey = typeof value === 'string' ? plainApiKeyOf(value) : undefined;
     if (plainKey !== undefined && accept.includes('api_key')) return checkApiKey(plainKey, request);
     return answerOf(parseBearer(value), accept, required, request);

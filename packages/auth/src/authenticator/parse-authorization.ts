@@ -67,6 +67,22 @@ export function isWellFormed(credential: BearerCredential): boolean {
 }
 
 /**
+ * The type of credential an `Authorization` value presents, as {@link parseAuthorization} reads
+ * it: `null` for none, and for a value that is neither kind (an ill-formed key included).
+ * What `drops-auth:authenticate` reports of a refusal. @internal
+ *
+ * @example
+ * ```ts
+ * credentialTypeOf('Bearer hp_…');   // 'api_key'
+ * credentialTypeOf('Bearer hp_bad'); // null
+ * ```
+ */
+export function credentialTypeOf(value: string | readonly string[] | null | undefined): 'api_key' | 'id_token' | null {
+  const { kind } = parseAuthorization(value);
+  return kind === 'api_key' || kind === 'id_token' ? kind : null;
+}
+
+/**
  * {@link parseAuthorization} without the character check of an API key: an `hp_` credential of
  * the key's length is `api_key` whatever its characters. The authenticator's hot path: it hashes
  * the secret and asks the store, and checks the format only when the store knows no such key

@@ -1,5 +1,5 @@
 import type { AuthAnswer } from '../authenticator/authenticator-traits.js';
-import type { CredentialType } from '../authenticator/principal.js';
+import { credentialTypeOf } from '../authenticator/parse-authorization.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { authenticateChannel } from './channels.js';
@@ -16,37 +16,47 @@ function failureOf(error: unknown): Pick<AuthenticateMessage, 'outcome' | 'reaso
   return { outcome: 'error', reason: null };
 }
 
-function publish(answer: AuthAnswer, credential: CredentialType | null, startedAt: number): void {
-  const ended =
-    answer === null
-      ? { outcome: 'anonymous' as const, reason: null }
-      : answer instanceof Error
-        ? failureOf(answer)
-        : { outcome: 'authenticated' as const, reason: null };
-  authenticateChannel.publish({ credential, ...ended, durationMs: performance.now() - startedAt });
+/** What the check read the credential from: its type is parsed again only for an answer that is not a principal. */
+type Authorization = string | readonly string[] | null | undefined;
+
+function publishFailure(error: unknown, authorization: Authorization, startedAt: number): void {
+  const { outcome, reason } = failureOf(error);
+  authenticateChannel.publish({ credential: credentialTypeOf(authorization), outcome, reason, durationMs: performance.now() - startedAt });
+}
+
+function publish(answer: AuthAnswer, authorization: Authorization, startedAt: number): void {
+  if (answer instanceof Error) {
+    publishFailure(answer, authorization, startedAt);
+    return;
+  }
+  // A principal says what it was authenticated by; `null` is an optional route's request without a credential.
+  const credential = answer === null ? null : answer.credential;
+  const outcome = answer === null ? 'anonymous' : 'authenticated';
+  authenticateChannel.publish({ credential, outcome, reason: null, durationMs: performance.now() - startedAt });
 }
 
 /**
  * Publishes how an answer of the authenticator's check ends on `drops-auth:authenticate` (at once
  * for an answer at hand, when it settles for a promise), and hands it on unchanged. Call only when
- * {@link observingAuthentication} said yes; `startedAt` is `performance.now()` at the call.
+ * {@link observingAuthentication} said yes; `authorization` is the value the check read, and
+ * `startedAt` is `performance.now()` at the call.
  */
 export function observeAuthentication<A extends AuthAnswer | Promise<AuthAnswer>>(
   answer: A,
-  credential: CredentialType | null,
+  authorization: Authorization,
   startedAt: number,
 ): A {
   if (!(answer instanceof Promise)) {
-    publish(answer as AuthAnswer, credential, startedAt);
+    publish(answer as AuthAnswer, authorization, startedAt);
     return answer;
   }
   return answer.then(
     (settled: AuthAnswer) => {
-      publish(settled, credential, startedAt);
+      publish(settled, authorization, startedAt);
       return settled;
     },
     (error: unknown) => {
-      authenticateChannel.publish({ credential, ...failureOf(error), durationMs: performance.now() - startedAt });
+      publishFailure(error, authorization, startedAt);
       throw error;
     },
   ) as A;
