@@ -236,16 +236,16 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     // 401 as an unknown key.
     const now = keyStore.now();
     const { expiresAt } = key;
-    if (expiresAt === null) {
-      keyStore.recordUse(id, useTime(now), request);
-      return { accountId: key.accountId, credential: 'api_key', keyId: id };
-    }
-    if (expiresAt.getTime() <= now) {
-      keyStore.recordExpired(id, request);
-      return refuse('expired_key');
-    }
+    if (expiresAt !== null && expiresAt.getTime() <= now) return expiredKey(id, request);
     keyStore.recordUse(id, useTime(now), request);
-    return { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
+    return expiresAt === null
+      ? { accountId: key.accountId, credential: 'api_key', keyId: id }
+      : { accountId: key.accountId, credential: 'api_key', keyId: id, expiresAt };
+  }
+
+  function expiredKey(id: string, request: (() => RequestInfo) | undefined): UnauthenticatedError {
+    keyStore.recordExpired(id, request);
+    return refuse('expired_key');
   }
 
   // Uses recorded within one clock millisecond share one `Date`: a Date per request was about a
