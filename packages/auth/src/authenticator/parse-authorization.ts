@@ -115,8 +115,9 @@ export function parseBearer(value: string | readonly string[] | null | undefined
 }
 
 /** The usual spelling of an API key's header: the scheme as clients write it and one space. */
-const PLAIN_API_KEY_START = `Bearer ${API_KEY_PREFIX}`;
-const PLAIN_API_KEY_HEADER_LENGTH = 'Bearer '.length + API_KEY_LENGTH;
+const PLAIN_SCHEME = 'Bearer ';
+const PLAIN_API_KEY_START = `${PLAIN_SCHEME}${API_KEY_PREFIX}`;
+const PLAIN_API_KEY_HEADER_LENGTH = PLAIN_SCHEME.length + API_KEY_LENGTH;
 
 /**
  * The secret of an `Authorization` value spelled `Bearer hp_…` with nothing around it and the
@@ -127,7 +128,9 @@ const PLAIN_API_KEY_HEADER_LENGTH = 'Bearer '.length + API_KEY_LENGTH;
  * then refuses as `malformed` too. @internal
  */
 export function plainApiKeyOf(value: string): string | undefined {
-  return value.length === PLAIN_API_KEY_HEADER_LENGTH && value.startsWith(PLAIN_API_KEY_START) ? value.slice(7) : undefined;
+  return value.length === PLAIN_API_KEY_HEADER_LENGTH && value.startsWith(PLAIN_API_KEY_START)
+    ? value.slice(PLAIN_SCHEME.length)
+    : undefined;
 }
 
 /** The parts of Node's `IncomingMessage` that {@link authorizationOfNodeRequest} reads. */
