@@ -63,14 +63,11 @@ export async function wrk({ url, connections, seconds, authorization, expectBody
 }
 
 /**
- * {@link wrk} against a server whose process is `pid`: resolves its requests/s and CPU µs per
- * request (the process's CPU time over the run, every thread, per right answer). Any wrong answer,
- * error or timeout, or no right answer at all, fails with `label` and the counts.
+ * {@link wrk}, failing with `label` and the counts on any wrong answer, error or timeout, or on no
+ * right answer at all. Resolves wrk's counts.
  */
-export async function measureWithWrk(pid, label, options) {
-  const before = cpuMicros(pid);
+export async function checkedWrk(label, options) {
   const result = await wrk(options);
-  const cpu = cpuMicros(pid) - before;
   const bad = { 'wrong answers': result.wrong, errors: result.errors, timeouts: result.timeouts };
   if (Object.values(bad).some((n) => n > 0) || result.right === 0) {
     throw new Error(
@@ -79,5 +76,15 @@ export async function measureWithWrk(pid, label, options) {
         .join(', ')} (${result.right} right answers)`,
     );
   }
-  return { rate: result.right / result.seconds, cpu: cpu / result.right };
+  return result;
+}
+
+/**
+ * {@link checkedWrk} against a server whose process is `pid`: resolves its requests/s and CPU µs
+ * per request (the process's CPU time over the run, every thread, per right answer).
+ */
+export async function measureWithWrk(pid, label, options) {
+  const before = cpuMicros(pid);
+  const result = await checkedWrk(label, options);
+  return { rate: result.right / result.seconds, cpu: (cpuMicros(pid) - before) / result.right };
 }
