@@ -112,6 +112,24 @@ describe('createAuthenticator', () => {
     expect((await keyStore.listByAccount('acct_b'))[0]?.lastUsedAt).toEqual(new Date(1_700_000_060_000));
   });
 
+  it('stamps uses of one millisecond with one Date, when the store reads its clock in fractions of one', async () => {
+    // PostgresKeyStore's clock is the database's: the process's plus an offset in microseconds.
+    let now = 1_700_000_000_000.25;
+    const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0, clock: () => now });
+    const key = sampleKeyRecord();
+    await keyStore.create(key);
+    const stamps: Date[] = [];
+    const spy = delegatingKeyStore(keyStore, { recordUse: (_id, at) => stamps.push(at) });
+    const authenticator = createAuthenticator({ keyStore: spy });
+    await authenticator.authenticate(`Bearer ${key.secret}`);
+    now += 0.5;
+    await authenticator.authenticate(`Bearer ${key.secret}`);
+    now += 0.5;
+    await authenticator.authenticate(`Bearer ${key.secret}`);
+    expect(stamps.map((at) => at.getTime())).toEqual([1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_001]);
+    expect(stamps[1]).toBe(stamps[0]);
+  });
+
   it('hands the request-info thunk to recordUse, uncalled, and writes it with the first use', async () => {
     const keyStore = new MemoryKeyStore({ clock: () => 1_700_000_000_000 });
     const key = generateApiKey();

@@ -250,9 +250,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 
   // Uses recorded within one clock millisecond share one `Date`: a Date per request was about a
   // tenth of an API key check on the memory store (bench/METHOD.md). Stores treat it as a value.
+  // A `Date` keeps whole milliseconds, and a store's clock may read fractions of one (the
+  // database's clock of PostgresKeyStore does): compared as the `Date` would hold it.
   let lastUse: Date | undefined;
   function useTime(now: number): Date {
-    if (lastUse === undefined || lastUse.getTime() !== now) lastUse = new Date(now);
+    if (lastUse === undefined || lastUse.getTime() !== Math.trunc(now)) lastUse = new Date(now);
     return lastUse;
   }
 
