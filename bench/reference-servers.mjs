@@ -1,10 +1,12 @@
 /**
- * Reference servers (examples/express-server/src/main.ts, exactly as `pnpm start` runs it) as child
- * processes for the HTTP benchmarks, on free ports, with their metrics on: start, wait until up,
- * stop; and the two calls every HTTP bench makes of them (mint a key, `GET /whoami`).
+ * Reference servers (examples/express-server exactly as `pnpm start` runs it: its built
+ * `dist/main.js`) as child processes for the HTTP benchmarks, on free ports, with their metrics
+ * on: start, wait until up, stop; and the two calls every HTTP bench makes of them (mint a key,
+ * `GET /whoami`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,12 +75,25 @@ export async function startReference(label, env) {
   }
 }
 
+const serverFolder = join(root, 'examples', 'express-server');
+
+/**
+ * `node`'s arguments in the server's `pnpm start` (the package's `start` script after its build
+ * step: the built `dist/main.js`; `pnpm bench` builds it), run in the package's folder.
+ */
+function serverArgs() {
+  const { scripts } = JSON.parse(readFileSync(join(serverFolder, 'package.json'), 'utf8'));
+  const [command, ...args] = scripts.start.split('&&').at(-1).trim().split(/\s+/);
+  if (command !== 'node') throw new Error(`the server's start script should end in a node command, not ${command}`);
+  return args;
+}
+
 async function startReferenceOnce(label, env) {
   const port = await freePort();
   // PORT is set, so METRICS_PORT would default to 9464: a free port, so the servers can coexist.
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express-server/src/main.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, serverArgs(), {
+    cwd: serverFolder,
     // Its log (JSON lines on stdout) goes to /dev/null.
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', ...env },

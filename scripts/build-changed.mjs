@@ -3,7 +3,7 @@
 // builds nothing. A package's inputs are its own files outside dist/ and node_modules/ plus the
 // root build configuration; their hash is kept in `dist/.build-inputs` after a successful build.
 //
-//   node scripts/build-changed.mjs      # what `pnpm start` runs before the server
+//   node scripts/build-changed.mjs      # what `pnpm start` runs before the server (dist/main.js)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The workspace packages `pnpm build` builds (its filters, as folders). */
-const BUILT = [...readdirSync(join(ROOT, 'packages')).map((name) => join('packages', name)), join('examples', 'dashboard')];
+/** The workspace folders `pnpm build` builds: the `--filter`s of the root package.json's script. */
+const BUILD_SCRIPT = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+const BUILT = [...BUILD_SCRIPT.matchAll(/--filter "?\.\/([^"\s]+)"?/g)].flatMap(([, filter]) => foldersOf(filter));
+
+/** The folders a filter names: itself, or for `<folder>/**` each folder in it. */
+function foldersOf(filter) {
+  if (!filter.endsWith('/**')) return [filter];
+  const parent = filter.slice(0, -'/**'.length);
+  return readdirSync(join(ROOT, parent)).map((name) => join(parent, name));
+}
 const SHARED_INPUTS = ['tsup.config.base.ts', 'tsconfig.base.json', 'pnpm-lock.yaml'];
 const SKIPPED = new Set(['dist', 'node_modules', '.tmp', '.turbo']);
 const STAMP = join('dist', '.build-inputs');

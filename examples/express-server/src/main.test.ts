@@ -74,6 +74,33 @@ describe('main.ts', () => {
     expect(lines.at(-1)?.msg).toBe('shut down cleanly');
   }, 60_000);
 
+  it('runs as `pnpm start` runs it: the built server listens as the pid spawned, answers, and drains on SIGTERM', async () => {
+    const child = spawnMain({ LOG_FORMAT: 'json', PORT: '0', METRICS_PORT: 'off', DATA_DIR: await dataDirForTest() }, { built: true });
+    const started = await listening(child);
+    expect(started.pid).toBe(child.pid);
+    const health = await fetch(`${started.url}/healthz`);
+    expect(health.status).toBe(200);
+    const refused = await fetch(`${started.url}/whoami`, { headers: { authorization: `Bearer hp_${'A'.repeat(43)}` } });
+    expect(refused.status).toBe(401);
+    process.kill(child.pid, 'SIGTERM');
+    expect(await child.exited).toBe(0);
+    expect(child.stdout.join('')).toContain('"msg":"shut down cleanly"');
+  }, 60_000);
+
+  it("names the source's lines in a built server's stack traces", async () => {
+    // Nothing listens on port 1: the migration's connection is refused, and the error is logged.
+    const env = { LOG_FORMAT: 'json', PORT: '0', METRICS_PORT: 'off', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
+    const child = spawnMain({ ...env, DEV_IDENTITY_PROVIDER: 'on' }, { built: true });
+    expect(await child.exited).toBe(1);
+    const fatal = child.stdout
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; err?: { stack?: string } })
+      .find((l) => l.msg === 'could not start');
+    expect(fatal?.err?.stack).toMatch(/express-server\/src\/start-server\.ts:\d+/);
+  }, 30_000);
+
   // Not only in the configuration: the process itself does not start, and says what to set.
   it.each(['production', 'PRODUCTION', 'prod', 'production ', 'staging'])(
     'refuses to start with NODE_ENV=%j and no identity provider, naming the variables to set',

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './start-server.js';
 
-// The reference server: `tsx src/main.ts` (or `pnpm start` at the repository root).
+// The reference server: `pnpm start` (here or at the repository root) builds it and runs `dist/main.js`.
 let config;
 try {
   config = loadConfig(process.env, { isTty: process.stdout.isTTY === true });
