@@ -8,16 +8,16 @@ export interface LineWriter {
 }
 
 /**
- * A log destination that collects lines and hands them to `target` (pino's asynchronous
- * sonic-boom writer, with no buffering of its own) about `batchBytes` at a time, and at least
+ * A log destination that collects lines and hands them to `target` (pino's sonic-boom writer,
+ * with no buffering of its own) about `batchBytes` at a time, and at least
  * every `flushEveryMs`: one `write` per batch instead of one per line. sonic-boom's own
  * `minLength` buffering re-measures its whole growing buffer on every line (`Buffer.byteLength`
  * of a concatenated string): about 3.5 µs of CPU per access line, against under 0.5 µs for a
  * line batched here (bench/METHOD.md).
  *
  * Nothing is lost at exit: `flush()` (pino's `logger.flush()`) and `flushSync()` hand the lines
- * over first, and the process's `beforeExit` and `exit` do the same (sonic-boom then writes them
- * synchronously on exit, as pino arranges for its destinations).
+ * over first, and the process's `beforeExit` and `exit` do the same (an asynchronous sonic-boom
+ * then writes them synchronously on exit, as pino arranges for its destinations).
  */
 export class BatchedDestination implements DestinationStream {
   #lines: string[] = [];

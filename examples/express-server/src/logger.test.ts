@@ -1,5 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { fileURLToPath } from 'node:url';
@@ -93,5 +97,39 @@ describe('createLogger', () => {
       [1, 'line'],
       [2, 'line'],
     ]);
+  }, 30_000);
+
+  // A full batch is written before logging returns: no thread-pool hop per batch, and nothing
+  // held in memory behind a write in flight (nor behind the pool's other work).
+  it('writes a full batch to stdout before the call that filled it returns', async () => {
+    const script = [
+      `import { pbkdf2 } from 'node:crypto';`,
+      `import { fstatSync } from 'node:fs';`,
+      // The thread pool's one thread (UV_THREADPOOL_SIZE=1) busy: a write handed to it would wait.
+      `pbkdf2('x', 'y', 2_000_000, 32, 'sha256', () => {});`,
+      `import { createLogger } from ${JSON.stringify(fileURLToPath(new URL('./logger.ts', import.meta.url)))};`,
+      `const logger = createLogger({ level: 'info', format: 'json' });`,
+      `for (let i = 0; i < 100; i++) logger.info({ i, padding: 'x'.repeat(200) }, 'line');`,
+      `process.stderr.write(String(fstatSync(1).size));`,
+      `process.exit(0);`,
+    ].join('\n');
+    const dir = await mkdtemp(join(tmpdir(), 'drops-logger-'));
+    const out = await open(join(dir, 'stdout'), 'w');
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        stdio: ['ignore', out.fd, 'pipe'],
+        env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      await once(child, 'exit');
+      // 100 lines of about 290 bytes: at least one 16 KiB batch written while logging.
+      expect(Number(stderr)).toBeGreaterThanOrEqual(16 * 1024);
+      expect((await readFile(join(dir, 'stdout'), 'utf8')).trim().split('\n')).toHaveLength(100);
+    } finally {
+      await out.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -16,9 +16,10 @@ export const REDACTED_PATHS = [
 /**
  * Creates the process logger: JSON lines (or pretty in a dev terminal), credentials redacted.
  * JSON goes to stdout in batches of about 16 KiB, written when full and at least every 250 ms,
- * and flushed synchronously when the process exits ({@link BatchedDestination}): a write per
- * line (a system call on the thread pool and its callback) cost more than building the line
- * (bench/METHOD.md).
+ * and flushed when the process exits ({@link BatchedDestination}): a write per line cost more
+ * than building the line (bench/METHOD.md). Each batch is one synchronous `write` (pino's own
+ * default, and Node's for `process.stdout` on a file or a pipe): handed to the thread pool
+ * instead, a batch cost about five times the CPU of the write itself.
  */
 export function createLogger(options: { level: string; format?: 'json' | 'pretty' }, destination?: DestinationStream): Logger {
   const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
@@ -26,7 +27,7 @@ export function createLogger(options: { level: string; format?: 'json' | 'pretty
   if (options.format === 'pretty') {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } });
   }
-  return pino(base, new BatchedDestination(pino.destination({ dest: 1, sync: false })));
+  return pino(base, new BatchedDestination(pino.destination({ dest: 1, sync: true })));
 }
 
 // Shapes of credentials, scrubbed from anything logged from the URL or a header.
