@@ -83,7 +83,12 @@ const serverFolder = join(root, 'examples', 'express-server');
  */
 function serverArgs() {
   const { scripts } = JSON.parse(readFileSync(join(serverFolder, 'package.json'), 'utf8'));
-  const [command, ...args] = scripts.start.split('&&').at(-1).trim().split(/\s+/);
+  const [command, ...args] = scripts.start
+    .split('&&')
+    .at(-1)
+    .trim()
+    .replace(/^exec /, '')
+    .split(/\s+/);
   if (command !== 'node') throw new Error(`the server's start script should end in a node command, not ${command}`);
   return args;
 }

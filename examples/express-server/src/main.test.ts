@@ -74,6 +74,7 @@ describe('main.ts', () => {
     expect(lines.at(-1)?.msg).toBe('shut down cleanly');
   }, 60_000);
 
+  // pnpm passes a signal on to the shell it started: the pid spawned must be the server's.
   it('runs as `pnpm start` runs it: the built server listens as the pid spawned, answers, and drains on SIGTERM', async () => {
     const child = spawnMain({ LOG_FORMAT: 'json', PORT: '0', METRICS_PORT: 'off', DATA_DIR: await dataDirForTest() }, { built: true });
     const started = await listening(child);

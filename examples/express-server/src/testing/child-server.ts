@@ -39,16 +39,15 @@ process.once('exit', () => {
 });
 
 /**
- * The server's own command in `pnpm start` (the package's `start` script after its build step):
- * `node`'s arguments, run in the package's folder.
+ * The server's own command in `pnpm start`: the package's `start` script after its build step, a
+ * shell command run in the package's folder. pnpm runs it with `sh -c`; it `exec`s node, so a
+ * signal pnpm passes on reaches the server.
  */
-export function builtServerArgs(): string[] {
+export function builtServerCommand(): string {
   const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const [command, ...args] = scripts['start']!.split('&&').at(-1)!.trim().split(/\s+/);
-  if (command !== 'node') throw new Error(`the start script should end in a node command, not ${command}`);
-  return args;
+  return scripts['start']!.split('&&').at(-1)!.trim();
 }
 
 /**
@@ -57,8 +56,8 @@ export function builtServerArgs(): string[] {
  * would start a wrapper whose child is the server, and SIGKILL would orphan it). The child leads
  * its own process group, which {@link killChildServers} kills whole.
  *
- * `built: true` spawns the built server as `pnpm start` runs it ({@link builtServerArgs}; `pnpm
- * build` first). `wrapper: true` spawns the `tsx` wrapper instead: only for the test that shows
+ * `built: true` spawns the built server as `pnpm start` runs it ({@link builtServerCommand};
+ * `pnpm build` first). `wrapper: true` spawns the `tsx` wrapper instead: only for the test that shows
  * the difference. `maxOpenFiles` runs it under that descriptor limit (`prlimit --nofile`).
  */
 export function spawnMain(
@@ -68,7 +67,9 @@ export function spawnMain(
   let [command, args] =
     options.wrapper === true
       ? [tsx, ['src/main.ts']]
-      : [process.execPath, options.built === true ? builtServerArgs() : ['--import', 'tsx', 'src/main.ts']];
+      : options.built === true
+        ? ['sh', ['-c', builtServerCommand()]]
+        : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
   // prlimit sets the descriptor limit and execs the command: the pid is still the server's.
   if (options.maxOpenFiles !== undefined) [command, args] = ['prlimit', [`--nofile=${options.maxOpenFiles}`, command, ...args]];
   const child: ChildProcessWithoutNullStreams = spawn(command, args, {
