@@ -6,12 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { SERVER_FOLDER, serverCommand } from '../examples/express-server/src/testing/server-command.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -75,30 +71,14 @@ export async function startReference(label, env) {
   }
 }
 
-const serverFolder = join(root, 'examples', 'express-server');
-
-/**
- * `node`'s arguments in the server's `pnpm start` (the package's `start` script after its build
- * step: the built `dist/main.js`; `pnpm bench` builds it), run in the package's folder.
- */
-function serverArgs() {
-  const { scripts } = JSON.parse(readFileSync(join(serverFolder, 'package.json'), 'utf8'));
-  const [command, ...args] = scripts.start
-    .split('&&')
-    .at(-1)
-    .trim()
-    .replace(/^exec /, '')
-    .split(/\s+/);
-  if (command !== 'node') throw new Error(`the server's start script should end in a node command, not ${command}`);
-  return args;
-}
-
 async function startReferenceOnce(label, env) {
   const port = await freePort();
   // PORT is set, so METRICS_PORT would default to 9464: a free port, so the servers can coexist.
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, serverArgs(), {
-    cwd: serverFolder,
+  // What pnpm runs after the build step (`pnpm bench` builds): the shell `exec`s node, so `child`
+  // is the server itself, the pid whose CPU time the benches read.
+  const child = spawn('sh', ['-c', serverCommand()], {
+    cwd: SERVER_FOLDER,
     // Its log (JSON lines on stdout) goes to /dev/null.
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', ...env },

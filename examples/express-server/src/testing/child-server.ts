@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { serverCommand } from './server-command.mjs';
 import { until } from './until.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,24 +40,12 @@ process.once('exit', () => {
 });
 
 /**
- * The server's own command in `pnpm start`: the package's `start` script after its build step, a
- * shell command run in the package's folder. pnpm runs it with `sh -c`; it `exec`s node, so a
- * signal pnpm passes on reaches the server.
- */
-export function builtServerCommand(): string {
-  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return scripts['start']!.split('&&').at(-1)!.trim();
-}
-
-/**
  * Spawns `node --import tsx src/main.ts` with `env` only (plus `PATH`, `HOME`): node runs the
  * server in this very process, so a signal sent to `pid` reaches the server (`tsx src/main.ts`
  * would start a wrapper whose child is the server, and SIGKILL would orphan it). The child leads
  * its own process group, which {@link killChildServers} kills whole.
  *
- * `built: true` spawns the built server as `pnpm start` runs it ({@link builtServerCommand};
+ * `built: true` spawns the built server as `pnpm start` runs it ({@link serverCommand};
  * `pnpm build` first). `wrapper: true` spawns the `tsx` wrapper instead: only for the test that shows
  * the difference. `maxOpenFiles` runs it under that descriptor limit (`prlimit --nofile`).
  */
@@ -68,7 +57,7 @@ export function spawnMain(
     options.wrapper === true
       ? [tsx, ['src/main.ts']]
       : options.built === true
-        ? ['sh', ['-c', builtServerCommand()]]
+        ? ['sh', ['-c', serverCommand()]]
         : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
   // prlimit sets the descriptor limit and execs the command: the pid is still the server's.
   if (options.maxOpenFiles !== undefined) [command, args] = ['prlimit', [`--nofile=${options.maxOpenFiles}`, command, ...args]];
