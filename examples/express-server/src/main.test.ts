@@ -1,7 +1,7 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killChildServers, listening, spawnMain, type ChildProcessRun } from './testing/child-server.js';
+import { killChildServers, listening, logEntries, spawnMain, type ChildProcessRun } from './testing/child-server.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { dataDirForTest } from './testing/pglite-template.js';
 
@@ -61,11 +61,7 @@ describe('main.ts', () => {
     expect(await child.exited).toBe(0);
     // Access lines are written in batches: the drained request's line, and the last words, are
     // still written when the process exits.
-    const lines = child.stdout
-      .join('')
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; req?: { method: string; route: string }; res?: { statusCode: number } });
+    const lines = logEntries<{ msg: string; req?: { method: string; route: string }; res?: { statusCode: number } }>(child.stdout);
     expect(
       lines.some(
         (l) => l.msg === 'request completed' && l.req?.method === 'POST' && l.req.route === '/deploy' && l.res?.statusCode === 201,
@@ -93,12 +89,7 @@ describe('main.ts', () => {
     const env = { LOG_FORMAT: 'json', PORT: '0', METRICS_PORT: 'off', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
     const child = spawnMain({ ...env, DEV_IDENTITY_PROVIDER: 'on' }, { built: true });
     expect(await child.exited).toBe(1);
-    const fatal = child.stdout
-      .join('')
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; err?: { stack?: string } })
-      .find((l) => l.msg === 'could not start');
+    const fatal = logEntries<{ msg: string; err?: { stack?: string } }>(child.stdout).find((l) => l.msg === 'could not start');
     expect(fatal?.err?.stack).toMatch(/express-server\/src\/start-server\.ts:\d+/);
   }, 30_000);
 
@@ -155,11 +146,7 @@ describe('main.ts', () => {
       const { port } = taken.address() as AddressInfo;
       const child = startMain({ HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: 'off', DATA_DIR: await dataDirForTest() });
       expect(await child.exited).toBe(1);
-      const fatal = child.stdout
-        .join('')
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { level: number; msg: string; err?: { code?: string } });
+      const fatal = logEntries<{ level: number; msg: string; err?: { code?: string } }>(child.stdout);
       expect(fatal).toContainEqual(
         expect.objectContaining({ level: 60, msg: 'could not start', err: expect.objectContaining({ code: 'EADDRINUSE' }) }),
       );

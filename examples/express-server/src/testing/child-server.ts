@@ -92,6 +92,15 @@ export function spawnMain(
   return run;
 }
 
+/** The JSON lines a child server has written to `stdout` so far, parsed (other output skipped). */
+export function logEntries<Entry>(stdout: readonly string[]): Entry[] {
+  return stdout
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Entry);
+}
+
 /**
  * Whether the process `pid` is alive: it exists and is not a zombie. (In a container whose pid 1
  * does not reap, a killed orphan stays a zombie: it holds no port and no file, so it is dead.)
@@ -177,9 +186,7 @@ export function listening(run: ChildProcessRun, timeoutMs = 60_000): Promise<{ u
       reject(new Error(`server did not start within ${timeoutMs} ms: ${stdout.join('')} ${stderr.join('')}`));
     }, timeoutMs);
     const poll = setInterval(() => {
-      for (const line of stdout.join('').split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as { url?: string; msg?: string; pid?: number };
+      for (const entry of logEntries<{ url?: string; msg?: string; pid?: number }>(stdout)) {
         if (entry.msg?.startsWith('listening') === true && entry.url !== undefined && entry.pid !== undefined) {
           settle();
           resolve({ url: entry.url, pid: entry.pid });
