@@ -16,7 +16,14 @@ import { KEY_LOOKUP_METHODS, type KeyLookup } from '../key-store/key-lookup.js';
 import { keyStoreOption } from '../key-store/key-store-option.js';
 import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
-import { authorizationOf, parseBearer, plainApiKeyOf, type BearerCredential, type HeadersLike } from './parse-authorization.js';
+import {
+  authorizationOf,
+  parseBearer,
+  plainApiKeyOf,
+  type AuthorizationValue,
+  type BearerCredential,
+  type HeadersLike,
+} from './parse-authorization.js';
 import { functionOption, lazySchema, parseOptions } from '../options/parse-options.js';
 import { ALL_CREDENTIAL_TYPES, type CredentialType, type Principal } from './principal.js';
 
@@ -81,7 +88,7 @@ export interface AuthenticateOptions {
 }
 
 /** What {@link Authenticator.authenticate} reads the credential from. */
-export type AuthorizationSource = string | readonly string[] | null | undefined | HeadersLike;
+export type AuthorizationSource = AuthorizationValue | HeadersLike;
 
 /** Turns an `Authorization` header into a {@link Principal}, or one uniform error. */
 export interface Authenticator {
@@ -330,7 +337,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   function answerOfValue(
-    value: string | readonly string[] | null | undefined,
+    value: AuthorizationValue,
     accept: readonly CredentialType[],
     required: boolean,
     request: (() => RequestInfo) | undefined,

@@ -10,6 +10,7 @@ export {
   parseAuthorization,
   authorizationOf,
   MAX_AUTHORIZATION_LENGTH,
+  type AuthorizationValue,
   type BearerCredential,
   type HeadersLike,
 } from './parse-authorization.js';

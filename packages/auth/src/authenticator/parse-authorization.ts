@@ -3,6 +3,13 @@ import { API_KEY_LENGTH, API_KEY_PREFIX, isApiKeyFormat } from '../api-key/api-k
 /** A header bag: the Fetch API's `Headers`, or Node's `IncomingHttpHeaders` (lowercase names). */
 export type HeadersLike = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/**
+ * An `Authorization` header's value as a request hands it over: one value, several (the header
+ * repeated, which is refused as malformed), or none (`null` from the Fetch API's `Headers`,
+ * `undefined` from Node's).
+ */
+export type AuthorizationValue = string | readonly string[] | null | undefined;
+
 /** A parsed `Authorization: Bearer …` header. */
 export type BearerCredential =
   | { readonly kind: 'absent' }
@@ -53,7 +60,7 @@ const TAB = 9;
  * parseAuthorization(undefined);        // { kind: 'absent' }
  * ```
  */
-export function parseAuthorization(value: string | readonly string[] | null | undefined): BearerCredential {
+export function parseAuthorization(value: AuthorizationValue): BearerCredential {
   const credential = parseBearer(value);
   return isWellFormed(credential) ? credential : MALFORMED;
 }
@@ -77,7 +84,7 @@ export function isWellFormed(credential: BearerCredential): boolean {
  * credentialTypeOf('Bearer hp_bad'); // null
  * ```
  */
-export function credentialTypeOf(value: string | readonly string[] | null | undefined): 'api_key' | 'id_token' | null {
+export function credentialTypeOf(value: AuthorizationValue): 'api_key' | 'id_token' | null {
   const { kind } = parseAuthorization(value);
   return kind === 'api_key' || kind === 'id_token' ? kind : null;
 }
@@ -90,7 +97,7 @@ export function credentialTypeOf(value: string | readonly string[] | null | unde
  * `unknown_key`. The store is only ever asked for a SHA-256 id, so nothing of an ill-formed
  * credential reaches it. @internal
  */
-export function parseBearer(value: string | readonly string[] | null | undefined): BearerCredential {
+export function parseBearer(value: AuthorizationValue): BearerCredential {
   if (value === undefined || value === null) return ABSENT;
   if (typeof value !== 'string') return value.length === 0 ? ABSENT : MALFORMED;
   if (value.length > MAX_AUTHORIZATION_LENGTH) return MALFORMED;

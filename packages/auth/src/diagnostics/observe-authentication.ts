@@ -1,5 +1,5 @@
 import type { AuthAnswer } from '../authenticator/authenticator-traits.js';
-import { credentialTypeOf } from '../authenticator/parse-authorization.js';
+import { credentialTypeOf, type AuthorizationValue } from '../authenticator/parse-authorization.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnavailableError } from '../errors/unavailable-error.js';
 import { authenticateChannel } from './channels.js';
@@ -16,15 +16,12 @@ function failureOf(error: unknown): Pick<AuthenticateMessage, 'outcome' | 'reaso
   return { outcome: 'error', reason: null };
 }
 
-/** What the check read the credential from: its type is parsed again only for an answer that is not a principal. */
-type Authorization = string | readonly string[] | null | undefined;
-
-function publishFailure(error: unknown, authorization: Authorization, startedAt: number): void {
+function publishFailure(error: unknown, authorization: AuthorizationValue, startedAt: number): void {
   const { outcome, reason } = failureOf(error);
   authenticateChannel.publish({ credential: credentialTypeOf(authorization), outcome, reason, durationMs: performance.now() - startedAt });
 }
 
-function publish(answer: AuthAnswer, authorization: Authorization, startedAt: number): void {
+function publish(answer: AuthAnswer, authorization: AuthorizationValue, startedAt: number): void {
   if (answer instanceof Error) {
     publishFailure(answer, authorization, startedAt);
     return;
@@ -43,7 +40,7 @@ function publish(answer: AuthAnswer, authorization: Authorization, startedAt: nu
  */
 export function observeAuthentication<A extends AuthAnswer | Promise<AuthAnswer>>(
   answer: A,
-  authorization: Authorization,
+  authorization: AuthorizationValue,
   startedAt: number,
 ): A {
   if (!(answer instanceof Promise)) {
