@@ -329,4 +329,27 @@ describe('CoherentKeyCache, on an exact clock', () => {
     cache.drop('k1');
     expect(cache.get('k1')).toBeUndefined();
   });
+
+  it('under an endless lease (an in-process database) answers without reading the clock', () => {
+    let reads = 0;
+    const cache = new CoherentKeyCache(10, () => {
+      reads++;
+      return 1_000;
+    });
+    cache.granted(Number.POSITIVE_INFINITY, 0);
+    cache.remember(key, cache.generation);
+    reads = 0;
+    for (let i = 0; i < 3; i++) expect(cache.get('k1')).toBe(key);
+    expect(reads).toBe(0);
+    // A lease with a deadline is checked against the clock on every answer.
+    const leased = new CoherentKeyCache(10, () => {
+      reads++;
+      return 1_000;
+    });
+    leased.granted(7_000, 0);
+    leased.remember(key, leased.generation);
+    reads = 0;
+    expect(leased.get('k1')).toBe(key);
+    expect(reads).toBe(1);
+  });
 });

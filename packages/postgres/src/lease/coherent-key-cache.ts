@@ -68,7 +68,8 @@ export class CoherentKeyCache {
    * empties the cache.
    */
   get(id: string): ActiveKey | null | undefined {
-    if (this.#now() >= this.#deadline) {
+    // An endless lease (an in-process database's) never lapses: no clock read per request.
+    if (this.#deadline !== Number.POSITIVE_INFINITY && this.#now() >= this.#deadline) {
       if (this.#keys.size > 0) this.lapse();
       return undefined;
     }
