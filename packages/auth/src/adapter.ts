@@ -19,7 +19,7 @@ export {
 } from './leaked-keys/create-leaked-key-routes.js';
 export type { RouteAnswer } from './leaked-keys/route-answer.js';
 export { parseAccept } from './authenticator/create-authenticator.js';
-export { answerOfError, assertVerifiesIdTokens } from './authenticator/authenticator-traits.js';
+export { answerOfError, assertVerifiesIdTokens, isErrorAnswer } from './authenticator/authenticator-traits.js';
 export { parseAuthRouteOptions, type AuthRouteOptions } from './adapter/auth-route-options.js';
 export { createAuthCheck, type AuthCheck, type AuthCheckOptions, type AuthAnswer } from './adapter/auth-check.js';
 export { authorizationOfNodeRequest, type NodeRequestLike } from './authenticator/parse-authorization.js';

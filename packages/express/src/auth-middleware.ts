@@ -1,7 +1,8 @@
-import { DropsAuthError, type Authenticator } from '@drops/auth';
+import type { Authenticator } from '@drops/auth';
 import {
   authorizationOfNodeRequest,
   createAuthCheck,
+  isErrorAnswer,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
@@ -33,7 +34,7 @@ export function authMiddleware(
   const accept = parseAuthRouteOptions(options, authenticator, name);
   const check = createAuthCheck(authenticator, { accept, optional: name === 'optionalAuth' });
   const finish = (req: Request, res: Response, next: NextFunction, answer: AuthAnswer): void => {
-    if (answer instanceof DropsAuthError) {
+    if (isErrorAnswer(answer)) {
       fail(req, res, next, answer);
       return;
     }

@@ -1,7 +1,8 @@
-import { DropsAuthError, type Authenticator } from '@drops/auth';
+import type { Authenticator } from '@drops/auth';
 import {
   authorizationOfNodeRequest,
   createAuthCheck,
+  isErrorAnswer,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
@@ -45,7 +46,7 @@ export function authHook(
 
   /** Sets `request.auth` and says `true`, or answers the failure and says `false`. */
   function passed(request: FastifyRequest, reply: FastifyReply, answer: AuthAnswer): boolean {
-    if (answer instanceof DropsAuthError) {
+    if (isErrorAnswer(answer)) {
       answerError(request, reply, answer, onError);
       return false;
     }

@@ -1,7 +1,8 @@
-import { DropsAuthError, type Authenticator, type AuthorizationSource } from '@drops/auth';
+import type { Authenticator, AuthorizationSource } from '@drops/auth';
 import {
   authorizationOfNodeRequest,
   createAuthCheck,
+  isErrorAnswer,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
@@ -48,7 +49,7 @@ export function authMiddleware(
   const check = createAuthCheck(authenticator, { accept, optional });
   const finish = (c: Context, next: Next, answer: AuthAnswer): Response | ReturnType<Next> => {
     // Only authentication failures are answered here; errors of the routes below propagate.
-    if (answer instanceof DropsAuthError) return answerError(c, answer, onError);
+    if (isErrorAnswer(answer)) return answerError(c, answer, onError);
     c.set('auth', answer);
     const expiration = keyExpirationHeader(answer);
     if (expiration !== null) c.header(KEY_EXPIRATION_HEADER, expiration);

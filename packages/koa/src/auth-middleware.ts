@@ -1,7 +1,8 @@
-import { DropsAuthError, type Authenticator } from '@drops/auth';
+import type { Authenticator } from '@drops/auth';
 import {
   authorizationOfNodeRequest,
   createAuthCheck,
+  isErrorAnswer,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
   parseAuthRouteOptions,
@@ -43,7 +44,7 @@ export function authMiddleware(
   const check = createAuthCheck(authenticator, { accept, optional });
   const finish = (ctx: Context, next: Next, answer: AuthAnswer): Promise<void> | undefined => {
     // Only authentication failures are answered here; errors of the routes below propagate.
-    if (answer instanceof DropsAuthError) {
+    if (isErrorAnswer(answer)) {
       answerError(ctx, answer, onError);
       return undefined;
     }

@@ -1,14 +1,15 @@
-import { DropsAuthError, type CredentialType } from '@drops/auth';
+import type { CredentialType } from '@drops/auth';
 import {
+  assertVerifiesIdTokens,
   authorizationOfNodeRequest,
   createAuthCheck,
-  type AuthAnswer,
-  type AuthCheck,
+  isErrorAnswer,
   KEY_EXPIRATION_HEADER,
   keyExpirationHeader,
-  assertVerifiesIdTokens,
   parseAccept,
   requestInfoOfNodeRequest,
+  type AuthAnswer,
+  type AuthCheck,
 } from '@drops/auth/adapter';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { DropsAuthContext } from './drops-auth-options.js';
@@ -61,7 +62,7 @@ export class DropsAuthGuard implements CanActivate {
 
 /** Sets `request.auth` and says `true`, or throws the failure for DropsAuthErrorFilter to answer. */
 function admit(http: ReturnType<ExecutionContext['switchToHttp']>, request: { auth?: unknown }, answer: AuthAnswer): true {
-  if (answer instanceof DropsAuthError) throw answer;
+  if (isErrorAnswer(answer)) throw answer;
   request.auth = answer;
   // Express's response and Fastify's reply both have `header(name, value)`.
   const expiration = keyExpirationHeader(answer);

@@ -8,7 +8,9 @@ import { createIdTokenVerifier } from '../id-token/create-id-token-verifier.js';
 import { MemoryKeyStore } from '../key-store/memory-key-store.js';
 import { delegatingKeyStore } from '../testing/delegating-key-store.js';
 import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
-import { createAuthCheck } from './auth-check.js';
+import { isErrorAnswer } from '../authenticator/authenticator-traits.js';
+import { DropsAuthError } from '../errors/drops-auth-error.js';
+import { createAuthCheck, type AuthAnswer } from './auth-check.js';
 
 async function storeWithKey() {
   const keyStore = new MemoryKeyStore({ minUseIntervalMs: 0 });
@@ -92,6 +94,23 @@ describe('createAuthCheck', () => {
     await expect(check(undefined)).resolves.toBeInstanceOf(UnauthenticatedError);
     await expect(check('Bearer boom')).rejects.toThrow('boom');
     await expect(createAuthCheck(byHand, { optional: true })(undefined)).resolves.toBeNull();
+  });
+});
+
+describe('isErrorAnswer', () => {
+  it('tells the errors to answer (401 and 503) from a principal and from null, as instanceof DropsAuthError does', async () => {
+    const { keyStore, header } = await storeWithKey();
+    const down = delegatingKeyStore(keyStore, { findActive: () => Promise.reject(new Error('connection refused')) });
+    const check = createAuthCheck(createAuthenticator({ keyStore }));
+    const answers: AuthAnswer[] = [
+      check(header) as AuthAnswer,
+      check(unknown) as AuthAnswer,
+      check('Basic x') as AuthAnswer,
+      createAuthCheck(createAuthenticator({ keyStore }), { optional: true })(undefined) as AuthAnswer,
+      await createAuthCheck(createAuthenticator({ keyStore: down, onWarning: () => {} }))(header),
+    ];
+    expect(answers.map(isErrorAnswer)).toEqual([false, true, true, false, true]);
+    for (const answer of answers) expect(isErrorAnswer(answer)).toBe(answer instanceof DropsAuthError);
   });
 });
 

@@ -11,6 +11,23 @@ import type { CredentialType, Principal } from './principal.js';
  */
 export type AuthAnswer = Principal | null | DropsAuthError;
 
+/**
+ * Whether an {@link AuthAnswer} is the error to answer rather than a principal (or `null`). The
+ * check only ever answers a `DropsAuthError` as an error, so any `Error` is one: `instanceof
+ * Error` is V8's own prototype walk, where `instanceof DropsAuthError` calls the class's
+ * `Symbol.hasInstance` (a brand lookup, so that the CommonJS and ESM copies know each other's
+ * errors) on every request that passes.
+ *
+ * @example
+ * ```ts
+ * const answer = check(authorizationOfNodeRequest(req));
+ * if (!(answer instanceof Promise)) isErrorAnswer(answer) ? writeNodeAnswer(res, answer) : next();
+ * ```
+ */
+export function isErrorAnswer(answer: AuthAnswer): answer is DropsAuthError {
+  return answer instanceof Error;
+}
+
 /** `createAuthenticator`'s one check: an answer at hand is a value, else a promise of one. @internal */
 export type AuthenticatorCheck = (
   source: AuthorizationSource,

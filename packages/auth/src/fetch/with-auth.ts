@@ -1,5 +1,5 @@
 import type { AuthenticateOptions, Authenticator } from '../authenticator/create-authenticator.js';
-import { answerOfError } from '../authenticator/authenticator-traits.js';
+import { answerOfError, isErrorAnswer } from '../authenticator/authenticator-traits.js';
 import { parseAuthRouteOptions } from '../adapter/auth-route-options.js';
 import { createAuthCheck } from '../adapter/auth-check.js';
 import type { Principal } from '../authenticator/principal.js';
@@ -100,7 +100,7 @@ export function withAuth<Args extends unknown[]>(
         requestInfo === undefined ? () => requestInfoOf(request, undefined) : () => requestInfo(request),
       );
       const answer = checked instanceof Promise ? await checked : checked;
-      if (answer instanceof DropsAuthError) return answerResponse(answer, 'GET');
+      if (isErrorAnswer(answer)) return answerResponse(answer, 'GET');
       principal = answer;
       return withExpirationHeader(await (handler as AuthenticatedHandler<Principal | null, Args>)(request, principal, ...rest), principal);
     } catch (error) {
