@@ -2,7 +2,8 @@
  * HTTP over loopback: the reference server's `GET /whoami` with an API key and with an ID token,
  * on embedded PGlite (in memory) and on PostgreSQL, against a bare Express 5 route answering the
  * same JSON with no auth (the baseline of the targets), the same route on a server that declares
- * Express's per-request properties up front as the reference server does (like for like), a bare
+ * Express's per-request properties up front as the reference server does (the reference server
+ * against it, like for like, is like-for-like.bench.mjs), a bare
  * node:http server (the HTTP floor) and the same route behind express-oauth2-jwt-bearer.
  *
  * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
@@ -32,9 +33,6 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = 32;
 const GROUP = 'HTTP, loopback (autocannon)';
-// Issue 40: the reference server's own stack, whatever the credential, at least this against the
-// bare route on a server that declares the same per-request properties.
-const LIKE_FOR_LIKE_TARGET = 0.85;
 
 // The reference servers under target run with the defaults of `pnpm start`: access log at `info`,
 // metrics on. Two more price the components: no access line (`warn`), then no metrics either.
@@ -129,7 +127,8 @@ export async function run() {
       { name: 'floor: node:http, no auth', url: nodeHttp.url, pid: nodeHttp.child.pid, auth: liteKey },
       { name: 'bare Express 5 route, no auth', url: bareExpress.url, pid: bareExpress.child.pid, auth: liteKey, baseline: true },
       // The reference server declares per-request properties up front (bench/METHOD.md): the same
-      // bare route with the same treatment, to read its figures against like for like.
+      // bare route with the same treatment. Its own stack against this route, like for like, is
+      // like-for-like.bench.mjs.
       shaped,
       { name: 'express-oauth2-jwt-bearer, same token', url: bearer.url, pid: bearer.child.pid, auth: token },
       { name: 'reference /whoami, API key, PGlite', url: lite.url, pid: lite.child.pid, auth: liteKey, target: 0.85 },
@@ -184,25 +183,7 @@ export async function run() {
       display: `${leastCpu[i].toFixed(1)} µs CPU/req`,
       ...(c.baseline ? {} : { ratio: cpuBaseline / leastCpu[i] }),
     }));
-    // Like for like: the reference servers against the bare route on a server that declares the
-    // same per-request properties (the targets above are against plain bare Express, as issued):
-    // what the server's own stack (request id, access line, metrics, authentication) costs.
-    const shapedIndex = contenders.indexOf(shaped);
-    const likeForLike = contenders.flatMap((c, i) =>
-      c.target === undefined
-        ? []
-        : [
-            {
-              group: `${GROUP}, like for like (against the bare route with per-request properties declared)`,
-              name: c.name,
-              opsPerSec: best[i],
-              display: `${(best[i] / 1e3).toFixed(1)} k req/s`,
-              ratio: best[i] / best[shapedIndex],
-              target: LIKE_FOR_LIKE_TARGET,
-            },
-          ],
-    );
-    return [...throughput, ...cpu, ...likeForLike];
+    return [...throughput, ...cpu];
   } finally {
     cores.restore();
     await Promise.all(procs.map((p) => p.stop()));

@@ -20,6 +20,7 @@ const ORDER = [
   'runtimes',
   'postgres-key-store',
   'http',
+  'like-for-like',
   'adapters',
   'flood-embedded',
   'timing',
@@ -46,7 +47,7 @@ function version(pkg) {
 }
 
 // Refuse at once, not after the benches before it: these drive their load with wrk (bench/wrk.mjs).
-const WRK_BENCHES = ['adapters', 'flood-embedded'];
+const WRK_BENCHES = ['adapters', 'like-for-like', 'flood-embedded'];
 if (files.some((f) => WRK_BENCHES.some((name) => f.startsWith(name)))) assertWrk();
 
 const rows = [];

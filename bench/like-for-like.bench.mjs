@@ -1,0 +1,154 @@
+/**
+ * The reference server's own stack, like for like (issue 40: at least 0.85×): its `GET /whoami`
+ * as `pnpm start` runs it (request id, access line at `info`, metrics, authentication), with an API
+ * key and with an ID token, on embedded PGlite (in memory) and on PostgreSQL, against the bare
+ * Express 5 route on a server that declares Express's per-request properties up front as the
+ * reference server does (bench/http-peers.mjs `express-shaped`, sent the same request: it ignores
+ * the header).
+ *
+ * The two sides are different programs, so they cannot share a process as the adapters bench's
+ * pairs do, and two processes of one program differ by up to a fifth of their CPU per request (by
+ * when and how V8 compiled them; bench/METHOD.md). So each side runs in REPLICAS processes
+ * (BENCH_LIKE_REPLICAS, default 3), and the rounds take them in turn: each round measures one
+ * reference process against one `express-shaped` process, next to each other in time, with wrk
+ * on one core and the servers on the other (wrk.mjs, cpu-affinity.mjs); which of the two goes first
+ * alternates. Each row's ratio is the median of the rounds' paired ratios (requests/s: reference /
+ * bare; CPU per request: bare / reference), and the rate column shows their interquartile range.
+ * Every answer is checked against the server's own first answer (status and exact body).
+ *
+ * Needs wrk and PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_LIKE_SECONDS
+ * (whole seconds per round, default 2) and BENCH_LIKE_ROUNDS (default 3 per replica) bound the
+ * run; BENCH_VERBOSE=1 prints every round.
+ *
+ *   pnpm build && node bench/run.mjs like-for-like
+ */
+import { LocalIdentityProvider } from '@drops/auth/testing';
+import { splitCores } from './cpu-affinity.mjs';
+import { pairedSummary, quantile } from './measure.mjs';
+import { startPeer } from './peer-servers.mjs';
+import { mintKey, startAll, startReference } from './reference-servers.mjs';
+import { createScratchDatabase } from './scratch-database.mjs';
+import { assertWholeSeconds, measureWithWrk } from './wrk.mjs';
+
+const SECONDS = Number(process.env.BENCH_LIKE_SECONDS ?? 2);
+const REPLICAS = Number(process.env.BENCH_LIKE_REPLICAS ?? 3);
+const ROUNDS = Number(process.env.BENCH_LIKE_ROUNDS ?? 3 * REPLICAS);
+const WARMUP_SECONDS = 2;
+const CONNECTIONS = 32;
+const TARGET = 0.85;
+const GROUP = 'The reference server like for like (its whole stack against the bare route with per-request properties declared)';
+
+/** `GET /whoami` once with `authorization`: its body text, which every answer while timing must match. */
+async function firstAnswer(label, url, authorization) {
+  const res = await fetch(`${url}/whoami`, { headers: { authorization } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${label}: GET /whoami answered ${res.status}: ${text}`);
+  return text;
+}
+
+/** The interquartile range of `values`, as text. */
+const spread = (values) => `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
+
+export async function run() {
+  assertWholeSeconds('BENCH_LIKE_SECONDS', SECONDS);
+  const cores = splitCores();
+  const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
+  const idToken = idp.mintIdToken({ sub: 'acct_bench' });
+  const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
+  const scratch = await createScratchDatabase('like');
+  const procs = [];
+  const log = (line) => process.env.BENCH_VERBOSE && process.stderr.write(`  like for like: ${line}\n`);
+  try {
+    const replicas = Array.from({ length: REPLICAS }, (_, i) => i);
+    const started = await startAll(procs, [
+      ...replicas.map((i) => startPeer('express-shaped', oidc).then((p) => ({ ...p, label: `express-shaped ${i + 1}` }))),
+      ...replicas.map((i) => startReference(`reference, PGlite ${i + 1}`, { ...oidc, DATA_DIR: ':memory:' })),
+      // Several instances on one PostgreSQL, as the reference server scales out.
+      ...replicas.map((i) => startReference(`reference, PostgreSQL ${i + 1}`, { ...oidc, DATABASE_URL: scratch.url })),
+    ]);
+    for (const p of procs) cores.pinServer(p.child.pid);
+    const [shaped, lite, postgres] = [0, 1, 2].map((k) => started.slice(k * REPLICAS, (k + 1) * REPLICAS));
+    const token = `Bearer ${idToken}`;
+    /** One route of one process: what wrk sends it and the body it must answer. */
+    const route = async (server, authorization) => ({
+      server,
+      authorization,
+      body: await firstAnswer(server.label, server.url, authorization),
+    });
+    const pairsOf = async (servers, credential) =>
+      Promise.all(
+        servers.map(async (server, i) => {
+          const authorization = credential === 'key' ? `Bearer ${await mintKey(server.url, idToken)}` : token;
+          return { mine: await route(server, authorization), base: await route(shaped[i], authorization) };
+        }),
+      );
+    const rows = [
+      { name: 'reference /whoami, API key, PGlite', of: await pairsOf(lite, 'key') },
+      { name: 'reference /whoami, ID token, PGlite', of: await pairsOf(lite, 'token') },
+      { name: 'reference /whoami, API key, PostgreSQL', of: await pairsOf(postgres, 'key') },
+      { name: 'reference /whoami, ID token, PostgreSQL', of: await pairsOf(postgres, 'token') },
+    ].map((row) => ({ ...row, rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] }));
+
+    const measure = ({ server, authorization, body }, seconds) =>
+      measureWithWrk(server.child.pid, server.label, {
+        url: `${server.url}/whoami`,
+        connections: CONNECTIONS,
+        seconds,
+        authorization,
+        expectBody: body,
+      });
+    // A new process takes seconds under load before its code is compiled: every route is loaded
+    // before any round counts.
+    for (const row of rows) for (const { mine, base } of row.of) for (const r of [mine, base]) await measure(r, WARMUP_SECONDS);
+
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const row of rows.map((_, i) => rows[(i + round) % rows.length])) {
+        const pair = row.of[round % REPLICAS];
+        const baseFirst = Math.floor(round / REPLICAS) % 2 === 0;
+        const one = await measure(baseFirst ? pair.base : pair.mine, SECONDS);
+        const two = await measure(baseFirst ? pair.mine : pair.base, SECONDS);
+        const [mine, base] = baseFirst ? [two, one] : [one, two];
+        row.rates.push(mine.rate);
+        row.cpus.push(mine.cpu);
+        row.baseRates.push(base.rate);
+        row.baseCpus.push(base.cpu);
+        row.rateRatios.push(mine.rate / base.rate);
+        row.cpuRatios.push(base.cpu / mine.cpu);
+        log(
+          `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
+        );
+      }
+    }
+    // The metrics were on and counted what was timed: a server that silently dropped them would
+    // flatter its figure.
+    for (const server of [...lite, ...postgres]) {
+      const text = await (await fetch(server.metricsUrl)).text();
+      const counted = /^drops_auth_requests_total\{credential="api_key",outcome="authenticated",reason="none"\} (\d+)/m.exec(text);
+      if (counted === null || Number(counted[1]) < 1000) throw new Error(`${server.label}: metrics did not count the load`);
+    }
+
+    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round paired with one of the bare route next to it; in brackets the bare route's median and the interquartile range of the paired ratios`;
+    const rateRows = rows.map((row, i) => ({
+      group: GROUP,
+      name: row.name,
+      opsPerSec: quantile(row.rates, 0.5),
+      display: `${(quantile(row.rates, 0.5) / 1e3).toFixed(1)} k req/s (bare ${(quantile(row.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${spread(row.rateRatios)})`,
+      ratio: pairedSummary(row.rateRatios).median,
+      target: TARGET,
+      ...(i === 0 ? { note } : {}),
+    }));
+    const cpuRows = rows.map((row) => ({
+      group: `${GROUP}, server CPU per request`,
+      name: row.name,
+      opsPerSec: 1e6 / quantile(row.cpus, 0.5),
+      display: `${quantile(row.cpus, 0.5).toFixed(1)} µs CPU/req (bare ${quantile(row.baseCpus, 0.5).toFixed(1)}; ratio ${spread(row.cpuRatios)})`,
+      ratio: pairedSummary(row.cpuRatios).median,
+    }));
+    return [...rateRows, ...cpuRows];
+  } finally {
+    cores.restore();
+    await Promise.all(procs.map((p) => p.stop()));
+    await idp.close();
+    await scratch.drop();
+  }
+}
