@@ -37,7 +37,7 @@
  */
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
-import { pairedSummary, quantile } from './measure.mjs';
+import { pairedRound, pairedSeries, pairedSummary, quantile } from './measure.mjs';
 import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
 import { startPeer } from './peer-servers.mjs';
@@ -157,7 +157,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
         name: `bare route of the app with ${guard} on PGlite, against an app without drops auth`,
         of: onPGlite.map((app) => ({ mine: app.bare, base: appWithout })),
       },
-    ].map((p) => ({ ...p, rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] }));
+    ].map((p) => ({ ...p, ...pairedSeries() }));
     const routes = [...new Set(pairs.flatMap((p) => p.of.flatMap((one) => [one.mine, one.base])))];
     for (const r of routes) {
       r.label = `${adapter}: ${r.url.replace(/^http:\/\/[^/]+/, '')} of ${r.what}`;
@@ -174,16 +174,8 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
       // order rotates.
       for (const p of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
         const replica = p.of[round % REPLICAS];
-        const [first, second] = Math.floor(round / REPLICAS) % 2 === 0 ? [replica.base, replica.mine] : [replica.mine, replica.base];
-        const one = await measure(first, replica.mine.auth, SECONDS);
-        const two = await measure(second, replica.mine.auth, SECONDS);
-        const [mine, base] = first === replica.mine ? [one, two] : [two, one];
-        p.rates.push(mine.rate);
-        p.cpus.push(mine.cpu);
-        p.baseRates.push(base.rate);
-        p.baseCpus.push(base.cpu);
-        p.rateRatios.push(mine.rate / base.rate);
-        p.cpuRatios.push(base.cpu / mine.cpu);
+        const baseFirst = Math.floor(round / REPLICAS) % 2 === 0;
+        const { mine, base } = await pairedRound(p, replica, baseFirst, (route) => measure(route, replica.mine.auth, SECONDS));
         log(
           ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
         );

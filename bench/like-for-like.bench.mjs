@@ -24,7 +24,7 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { pairedSummary, quantile } from './measure.mjs';
+import { pairedRound, pairedSeries, pairedSummary, quantile } from './measure.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { mintKey, startAll, startReference } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
@@ -87,7 +87,7 @@ export async function run() {
       { name: 'reference /whoami, ID token, PGlite', of: await pairsOf(lite, 'token') },
       { name: 'reference /whoami, API key, PostgreSQL', of: await pairsOf(postgres, 'key') },
       { name: 'reference /whoami, ID token, PostgreSQL', of: await pairsOf(postgres, 'token') },
-    ].map((row) => ({ ...row, rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] }));
+    ].map((row) => ({ ...row, ...pairedSeries() }));
 
     const measure = ({ server, authorization, body }, seconds) =>
       measureWithWrk(server.child.pid, server.label, {
@@ -103,17 +103,8 @@ export async function run() {
 
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows.map((_, i) => rows[(i + round) % rows.length])) {
-        const pair = row.of[round % REPLICAS];
         const baseFirst = Math.floor(round / REPLICAS) % 2 === 0;
-        const one = await measure(baseFirst ? pair.base : pair.mine, SECONDS);
-        const two = await measure(baseFirst ? pair.mine : pair.base, SECONDS);
-        const [mine, base] = baseFirst ? [two, one] : [one, two];
-        row.rates.push(mine.rate);
-        row.cpus.push(mine.cpu);
-        row.baseRates.push(base.rate);
-        row.baseCpus.push(base.cpu);
-        row.rateRatios.push(mine.rate / base.rate);
-        row.cpuRatios.push(base.cpu / mine.cpu);
+        const { mine, base } = await pairedRound(row, row.of[round % REPLICAS], baseFirst, (route) => measure(route, SECONDS));
         log(
           `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
         );

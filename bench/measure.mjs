@@ -72,3 +72,25 @@ export function quantile(values, q) {
 export function pairedSummary(ratios) {
   return { median: quantile(ratios, 0.5), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };
 }
+
+/** A paired row's series, filled by {@link pairedRound}. */
+export const pairedSeries = () => ({ rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] });
+
+/**
+ * One paired round of an HTTP bench: `measure(route)` (resolving `{ rate, cpu }`) of `mine` and of
+ * `base`, one right after the other (`base` first when `baseFirst`), kept in `series` (see
+ * {@link pairedSeries}) with their ratios: requests/s mine / base, CPU per request base / mine.
+ * @returns {Promise<{ mine: { rate: number, cpu: number }, base: { rate: number, cpu: number } }>}
+ */
+export async function pairedRound(series, { mine, base }, baseFirst, measure) {
+  const one = await measure(baseFirst ? base : mine);
+  const two = await measure(baseFirst ? mine : base);
+  const [m, b] = baseFirst ? [two, one] : [one, two];
+  series.rates.push(m.rate);
+  series.cpus.push(m.cpu);
+  series.baseRates.push(b.rate);
+  series.baseCpus.push(b.cpu);
+  series.rateRatios.push(m.rate / b.rate);
+  series.cpuRatios.push(b.cpu / m.cpu);
+  return { mine: m, base: b };
+}
