@@ -37,7 +37,7 @@
  */
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
-import { pairedRound, pairedSeries, pairedSummary, quantile } from './measure.mjs';
+import { pairedRound, pairedRows, pairedSeries } from './measure.mjs';
 import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
 import { startPeer } from './peer-servers.mjs';
@@ -92,10 +92,6 @@ function measure(route, auth, seconds) {
     expectBody: route.body,
   });
 }
-
-/** The interquartile range of `values` (times `scale`), as text. */
-const spread = (values, digits, scale = 1) =>
-  `${(quantile(values, 0.25) * scale).toFixed(digits)}–${(quantile(values, 0.75) * scale).toFixed(digits)}`;
 
 /**
  * The rows of one adapter: the adapter with each store and credential, each against the bare
@@ -188,22 +184,9 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     const note = withNote
       ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each paired with a round of that route sent the same request; in brackets that route's median and the interquartile range of the paired ratios`
       : undefined;
-    const rateRows = pairs.map((p, i) => {
-      const opsPerSec = quantile(p.rates, 0.5);
-      const display = `${(opsPerSec / 1e3).toFixed(1)} k req/s (bare ${(quantile(p.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${spread(p.rateRatios, 2)})`;
-      const row = { group, name: p.name, opsPerSec, display, ratio: pairedSummary(p.rateRatios).median, target: p.target };
-      return i === 0 && note ? { ...row, note } : row;
-    });
-    const cpuRows = pairs.map((p) => {
-      const cpu = quantile(p.cpus, 0.5);
-      return {
-        group: `${group}, server CPU per request`,
-        name: p.name,
-        opsPerSec: 1e6 / cpu,
-        display: `${cpu.toFixed(1)} µs CPU/req (bare ${quantile(p.baseCpus, 0.5).toFixed(1)}; ratio ${spread(p.cpuRatios, 2)})`,
-        ratio: pairedSummary(p.cpuRatios).median,
-      };
-    });
+    const rows = pairs.map((p) => pairedRows(group, p.name, p));
+    const rateRows = rows.map(({ rate }, i) => ({ ...rate, target: pairs[i].target, ...(i === 0 && note ? { note } : {}) }));
+    const cpuRows = rows.map(({ cpu }) => cpu);
     return [...rateRows, ...cpuRows];
   } finally {
     await Promise.all(procs.map((p) => p.stop()));

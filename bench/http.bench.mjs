@@ -24,7 +24,7 @@
 import autocannon from 'autocannon';
 import { splitCores } from './cpu-affinity.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
-import { mintKey, startAll, startReference, whoami } from './reference-servers.mjs';
+import { assertMetricsCounted, mintKey, startAll, startReference, whoami } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { LocalIdentityProvider } from '@drops/auth/testing';
 
@@ -157,13 +157,7 @@ export async function run() {
         leastCpu[i] = Math.min(leastCpu[i], cpuPerRequest);
       }
     }
-    // The metrics were on and counted what was timed: a server that silently dropped them would
-    // flatter its figure.
-    for (const server of [lite, postgres, liteQuiet]) {
-      const text = await (await fetch(server.metricsUrl)).text();
-      const counted = /^drops_auth_requests_total\{credential="api_key",outcome="authenticated",reason="none"\} (\d+)/m.exec(text);
-      if (counted === null || Number(counted[1]) < 1000) throw new Error(`${server.label}: metrics did not count the load`);
-    }
+    await assertMetricsCounted([lite, postgres, liteQuiet]);
     const baselineIndex = contenders.findIndex((c) => c.baseline);
     const baseline = best[baselineIndex];
     const throughput = contenders.map((c, i) => ({

@@ -24,9 +24,9 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { pairedRound, pairedSeries, pairedSummary, quantile } from './measure.mjs';
+import { pairedRound, pairedRows, pairedSeries } from './measure.mjs';
 import { startPeer } from './peer-servers.mjs';
-import { mintKey, startAll, startReference } from './reference-servers.mjs';
+import { assertMetricsCounted, mintKey, startAll, startReference } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { assertWholeSeconds, measureWithWrk } from './wrk.mjs';
 
@@ -45,9 +45,6 @@ async function firstAnswer(label, url, authorization) {
   if (res.status !== 200) throw new Error(`${label}: GET /whoami answered ${res.status}: ${text}`);
   return text;
 }
-
-/** The interquartile range of `values`, as text. */
-const spread = (values) => `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
 
 export async function run() {
   assertWholeSeconds('BENCH_LIKE_SECONDS', SECONDS);
@@ -110,31 +107,12 @@ export async function run() {
         );
       }
     }
-    // The metrics were on and counted what was timed: a server that silently dropped them would
-    // flatter its figure.
-    for (const server of [...lite, ...postgres]) {
-      const text = await (await fetch(server.metricsUrl)).text();
-      const counted = /^drops_auth_requests_total\{credential="api_key",outcome="authenticated",reason="none"\} (\d+)/m.exec(text);
-      if (counted === null || Number(counted[1]) < 1000) throw new Error(`${server.label}: metrics did not count the load`);
-    }
+    await assertMetricsCounted([...lite, ...postgres]);
 
     const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round paired with one of the bare route next to it; in brackets the bare route's median and the interquartile range of the paired ratios`;
-    const rateRows = rows.map((row, i) => ({
-      group: GROUP,
-      name: row.name,
-      opsPerSec: quantile(row.rates, 0.5),
-      display: `${(quantile(row.rates, 0.5) / 1e3).toFixed(1)} k req/s (bare ${(quantile(row.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${spread(row.rateRatios)})`,
-      ratio: pairedSummary(row.rateRatios).median,
-      target: TARGET,
-      ...(i === 0 ? { note } : {}),
-    }));
-    const cpuRows = rows.map((row) => ({
-      group: `${GROUP}, server CPU per request`,
-      name: row.name,
-      opsPerSec: 1e6 / quantile(row.cpus, 0.5),
-      display: `${quantile(row.cpus, 0.5).toFixed(1)} µs CPU/req (bare ${quantile(row.baseCpus, 0.5).toFixed(1)}; ratio ${spread(row.cpuRatios)})`,
-      ratio: pairedSummary(row.cpuRatios).median,
-    }));
+    const paired = rows.map((row) => pairedRows(GROUP, row.name, row));
+    const rateRows = paired.map(({ rate }, i) => ({ ...rate, target: TARGET, ...(i === 0 ? { note } : {}) }));
+    const cpuRows = paired.map(({ cpu }) => cpu);
     return [...rateRows, ...cpuRows];
   } finally {
     cores.restore();

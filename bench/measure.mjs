@@ -94,3 +94,30 @@ export async function pairedRound(series, { mine, base }, baseFirst, measure) {
   series.cpuRatios.push(b.cpu / m.cpu);
   return { mine: m, base: b };
 }
+
+/**
+ * The two table rows of a series {@link pairedRound} filled: requests/s, and server CPU per request
+ * (group `<group>, server CPU per request`). Each shows the contender's median, its pair's median
+ * and the interquartile range of the paired ratios, and takes the median paired ratio as its ratio.
+ */
+export function pairedRows(group, name, series) {
+  const iqr = (values) => `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
+  const rate = quantile(series.rates, 0.5);
+  const cpu = quantile(series.cpus, 0.5);
+  return {
+    rate: {
+      group,
+      name,
+      opsPerSec: rate,
+      display: `${(rate / 1e3).toFixed(1)} k req/s (bare ${(quantile(series.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${iqr(series.rateRatios)})`,
+      ratio: pairedSummary(series.rateRatios).median,
+    },
+    cpu: {
+      group: `${group}, server CPU per request`,
+      name,
+      opsPerSec: 1e6 / cpu,
+      display: `${cpu.toFixed(1)} µs CPU/req (bare ${quantile(series.baseCpus, 0.5).toFixed(1)}; ratio ${iqr(series.cpuRatios)})`,
+      ratio: pairedSummary(series.cpuRatios).median,
+    },
+  };
+}

@@ -94,6 +94,19 @@ async function startReferenceOnce(label, env) {
   return { ...proc, url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
+/**
+ * Fails unless each reference server's metrics counted at least 1 000 authenticated API keys: the
+ * metrics were on and counted what was timed (a server that silently dropped them would flatter
+ * its figure).
+ */
+export async function assertMetricsCounted(servers) {
+  for (const server of servers) {
+    const text = await (await fetch(server.metricsUrl)).text();
+    const counted = /^drops_auth_requests_total\{credential="api_key",outcome="authenticated",reason="none"\} (\d+)/m.exec(text);
+    if (counted === null || Number(counted[1]) < 1000) throw new Error(`${server.label}: metrics did not count the load`);
+  }
+}
+
 export async function whoami(url, authorization) {
   const res = await fetch(`${url}/whoami`, { headers: authorization ? { authorization } : {} });
   const body = await res.json();
