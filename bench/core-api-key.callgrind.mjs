@@ -4,25 +4,13 @@
  *   node bench/core-api-key.callgrind.mjs N check          N × the adapter kit's check, awaited only when a promise
  * A run with N = 0 does the same set-up and warm-up: the difference of two runs over N is one check.
  */
-import { createAuthenticator, generateApiKey, MemoryKeyStore } from '@drops/auth';
+import { createAuthenticator } from '@drops/auth';
 import { createAuthCheck } from '@drops/auth/adapter';
+import { memoryStoreWithKeys } from './memory-store-keys.mjs';
 
 const [n = '0', mode = 'authenticate'] = process.argv.slice(2);
-const store = new MemoryKeyStore();
-const headers = [];
-for (let i = 0; i < 1024; i++) {
-  const k = generateApiKey();
-  headers.push(`Bearer ${k.secret}`);
-  await store.create({
-    id: k.id,
-    accountId: `acct_${i}`,
-    prefix: k.prefix,
-    name: null,
-    createdAt: new Date(),
-    provenance: null,
-    expiresAt: null,
-  });
-}
+const { store, secrets } = await memoryStoreWithKeys(1024);
+const headers = secrets.map((secret) => `Bearer ${secret}`);
 const authenticator = createAuthenticator({ keyStore: store });
 const check = createAuthCheck(authenticator, {});
 const once =
