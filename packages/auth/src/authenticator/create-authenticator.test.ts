@@ -291,6 +291,31 @@ describe('createAuthenticator', () => {
     );
   });
 
+  it('refuses a credential that is not token68 as malformed on every path, and never hands it to the verifier', async () => {
+    const verified: string[] = [];
+    const counting: IdTokenVerifier = {
+      ...verifier,
+      verify: (token) => {
+        verified.push(token);
+        return verifier.verify(token);
+      },
+    };
+    const { keyStore } = await setup();
+    const withVerifier = createAuthenticator({ keyStore, idTokenVerifier: counting });
+    const withoutVerifier = createAuthenticator({ keyStore });
+    const reasonOf = async (header: string, options?: { accept: ('api_key' | 'id_token')[] }, authenticator = withVerifier) =>
+      ((await failure(authenticator.authenticate(header, options))) as UnauthenticatedError).reason;
+    for (const bad of ['Bearer a b', 'Bearer a=b', 'Bearer é', `Bearer ${GOOD_TOKEN},x`]) {
+      expect(await reasonOf(bad), bad).toBe('malformed');
+      expect(await reasonOf(bad, { accept: ['api_key'] }), bad).toBe('malformed');
+      expect(await reasonOf(bad, undefined, withoutVerifier), bad).toBe('malformed');
+    }
+    expect(verified).toEqual([]);
+    // A token68 credential that is no key is a token: refused for what it is.
+    expect(await reasonOf(`Bearer ${GOOD_TOKEN}`, { accept: ['api_key'] })).toBe('wrong_credential_type');
+    expect(await reasonOf(`Bearer ${GOOD_TOKEN}`, undefined, withoutVerifier)).toBe('wrong_credential_type');
+  });
+
   it('answers a key header spelled the usual way as it answers any other spelling of it', async () => {
     const { authenticator, live, revoked } = await setup();
     const outcome = (header: string) =>

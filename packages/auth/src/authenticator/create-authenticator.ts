@@ -18,6 +18,7 @@ import type { ActiveKey } from '../key-store/key-store.js';
 import { hasSessionCutoffs, SESSION_CUTOFFS_METHODS, signedInBefore, type SessionCutoffs } from '../key-store/session-cutoffs.js';
 import {
   authorizationOf,
+  isToken68,
   parseBearer,
   plainApiKeyOf,
   type AuthorizationValue,
@@ -231,6 +232,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return refuse(isApiKeyFormat(secret) ? reason : 'malformed');
   }
 
+  // The same for a token: `malformed` when it is not token68.
+  function refuseToken(token: string, reason: UnauthenticatedReason, detail?: string): UnauthenticatedError {
+    return isToken68(token) ? refuse(reason, detail) : refuse('malformed');
+  }
+
   function apiKeyPrincipal(
     secret: string,
     id: string,
@@ -268,10 +274,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // A verifier made by createIdTokenVerifier answers a repeated token from its cache at once.
   const verifyCached = idTokenVerifier === undefined ? undefined : cachedVerificationOf(idTokenVerifier);
 
+  // `token` is any credential but an API key; its characters are checked only when the verifier's
+  // cache does not hold it (parseBearer): a cached token verified, so it is token68.
   function checkIdToken(token: string): Answer {
-    if (idTokenVerifier === undefined) return refuse('wrong_credential_type', 'no identity provider');
+    if (idTokenVerifier === undefined) return refuseToken(token, 'wrong_credential_type', 'no identity provider');
     const cached = verifyCached?.(token);
     if (cached !== undefined) return principalOfClaims(cached);
+    if (!isToken68(token)) return refuse('malformed');
     let verified: Promise<IdTokenClaims>;
     try {
       verified = Promise.resolve(idTokenVerifier.verify(token));
@@ -361,7 +370,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       case 'api_key':
         return accept.includes('api_key') ? checkApiKey(credential.value, request) : refuseKey(credential.value, 'wrong_credential_type');
       case 'id_token':
-        return accept.includes('id_token') ? checkIdToken(credential.value) : refuse('wrong_credential_type');
+        return accept.includes('id_token') ? checkIdToken(credential.value) : refuseToken(credential.value, 'wrong_credential_type');
     }
   }
 

@@ -84,6 +84,18 @@ describe('parseAuthorization', () => {
   });
 });
 
+describe('parseBearer', () => {
+  it('leaves the characters to be checked: a credential parseAuthorization refuses is still a key or a token here', () => {
+    expect(parseBearer('Bearer a b')).toEqual({ kind: 'id_token', value: 'a b' });
+    expect(parseAuthorization('Bearer a b')).toEqual({ kind: 'malformed' });
+    const key = `hp_${'A'.repeat(41)}.A`;
+    expect(parseBearer(`Bearer ${key}`)).toEqual({ kind: 'api_key', value: key });
+    expect(parseAuthorization(`Bearer ${key}`)).toEqual({ kind: 'malformed' });
+    for (const value of ['Basic x', 'Bearer', undefined, ['Bearer a', 'Bearer b']])
+      expect(parseBearer(value)).toEqual(parseAuthorization(value));
+  });
+});
+
 describe('plainApiKeyOf', () => {
   it('reads the secret of the usual spelling only', () => {
     expect(plainApiKeyOf(`Bearer ${key}`)).toBe(key);

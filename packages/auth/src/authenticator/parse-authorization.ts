@@ -67,10 +67,23 @@ export function parseAuthorization(value: AuthorizationValue): BearerCredential 
 
 /**
  * Whether {@link parseAuthorization} answers a credential of {@link parseBearer} as it is: all but
- * an `api_key` whose characters are not the key format. @internal
+ * an `api_key` whose characters are not the key format and an `id_token` that is not token68.
+ * @internal
  */
 export function isWellFormed(credential: BearerCredential): boolean {
-  return credential.kind !== 'api_key' || isApiKeyFormat(credential.value);
+  switch (credential.kind) {
+    case 'api_key':
+      return isApiKeyFormat(credential.value);
+    case 'id_token':
+      return isToken68(credential.value);
+    default:
+      return true;
+  }
+}
+
+/** Whether a credential is RFC 6750 token68, as every ID token (a compact JWS) is. @internal */
+export function isToken68(credential: string): boolean {
+  return TOKEN68.test(credential);
 }
 
 /**
@@ -90,12 +103,14 @@ export function credentialTypeOf(value: AuthorizationValue): 'api_key' | 'id_tok
 }
 
 /**
- * {@link parseAuthorization} without the character check of an API key: an `hp_` credential of
- * the key's length is `api_key` whatever its characters. The authenticator's hot path: it hashes
- * the secret and asks the store, and checks the format only when the store knows no such key
- * (a known key is one that was minted, so its format is settled), to tell `malformed` from
- * `unknown_key`. The store is only ever asked for a SHA-256 id, so nothing of an ill-formed
- * credential reaches it. @internal
+ * {@link parseAuthorization} without the character checks ({@link isWellFormed}): an `hp_`
+ * credential of the key's length is `api_key` whatever its characters, and any other one
+ * `id_token`. The authenticator's hot path: it hashes a secret and asks the store, or asks the
+ * verifier's cache for a token, and checks the characters only when neither knows the credential
+ * (a known key was minted and a cached token verified, so their format is settled), to tell
+ * `malformed` from `unknown_key` and before a token is verified. The store is only ever asked for
+ * a SHA-256 id, and the cache only compares whole strings, so nothing of an ill-formed credential
+ * reaches either. @internal
  */
 export function parseBearer(value: AuthorizationValue): BearerCredential {
   if (value === undefined || value === null) return ABSENT;
@@ -118,7 +133,7 @@ export function parseBearer(value: AuthorizationValue): BearerCredential {
   if (credential.startsWith(API_KEY_PREFIX)) {
     return credential.length === API_KEY_LENGTH ? { kind: 'api_key', value: credential } : MALFORMED;
   }
-  return TOKEN68.test(credential) ? { kind: 'id_token', value: credential } : MALFORMED;
+  return { kind: 'id_token', value: credential };
 }
 
 /** The usual spelling of an API key's header: the scheme as clients write it and one space. */

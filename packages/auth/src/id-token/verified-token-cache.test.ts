@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../errors/index.js';
 import { LocalIdentityProvider } from '../testing/local-identity-provider.js';
+import { cachedVerificationOf } from './cached-verification.js';
 import { createIdTokenVerifier } from './create-id-token-verifier.js';
 import type { IdTokenVerifier } from './id-token-claims.js';
 import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache.js';
@@ -29,6 +30,15 @@ describe('VerifiedTokenCache', () => {
     cache.delete('a');
     cache.set('c', entry('c'));
     expect([cache.size, cache.get('a'), cache.get('b')?.kid, cache.get('c')?.kid]).toEqual([2, undefined, 'b', 'c']);
+  });
+
+  it('answers only the whole token: one that ends the same is not it, and its delete keeps the other', () => {
+    const cache = new VerifiedTokenCache(2);
+    const end = 's'.repeat(40); // longer than the part a token is placed by
+    cache.set(`a.${end}`, entry('a'));
+    expect(cache.get(`b.${end}`)).toBeUndefined();
+    cache.delete(`b.${end}`);
+    expect(cache.get(`a.${end}`)?.kid).toBe('a');
   });
 
   it('remembers nothing with size 0', () => {
@@ -112,5 +122,16 @@ describe('createIdTokenVerifier: a repeated token', () => {
     const [h, , s] = token.split('.');
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()), sub: 'admin' })).toString('base64url')}.${s}`;
     await expect(verifier.verify(forged)).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it("does not answer a different token from the authenticator's cached path either", async () => {
+    const token = idp.mintIdToken({ sub: 'dash' });
+    await verifier.verify(token);
+    const verifyCached = cachedVerificationOf(verifier)!;
+    const [h, p, s] = token.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'admin' })).toString('base64url')}.${s}`;
+    expect(verifyCached(forged)).toBeUndefined();
+    expect(verifyCached(token)?.sub).toBe('dash');
   });
 });
