@@ -2,9 +2,9 @@
  * Each adapter against its own bare route: Express 5, Fastify 5, Koa 3 (+ @koa/router), Hono on
  * @hono/node-server, and NestJS 12 on its default platform (platform-express), each as
  * `GET /whoami` answering the same JSON, bare and behind the adapter (`requireAuth()`; NestJS:
- * `DropsAuthModule` and `DropsAuthGuard`) with an API key on the memory store, on in-memory
- * PGlite and on PostgreSQL, and with an ID token (bench/http-peers.mjs `<adapter>` and
- * `<adapter>-drops-auth`). The servers run from the packed packages installed with npm into a
+ * `DropsAuthModule` and `DropsAuthGuard`) with an API key on the memory store, on PGlite (in a
+ * folder: pglite-folder.mjs) and on PostgreSQL, and with an ID token (bench/http-peers.mjs
+ * `<adapter>` and `<adapter>-drops-auth`). The servers run from the packed packages installed with npm into a
  * project of their own (packed-install.mjs), as a user installs them; BENCH_ADAPTERS_FROM=workspace
  * runs them on the workspace's built dist instead (no packing; for a quick look).
  *

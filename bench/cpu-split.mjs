@@ -1,5 +1,5 @@
 /**
- * User and system CPU per request of the reference server (PGlite in memory, as `pnpm start`
+ * User and system CPU per request of the reference server (PGlite in a folder, as `pnpm start`
  * runs it, `GET /whoami` with a minted key) and of `express-shaped` (the bare Express route on
  * requests and responses shaped like the reference server's, sent the same header), under wrk:
  * which side of the kernel boundary the like-for-like gap of bench/METHOD.md is on. Each server
@@ -11,6 +11,7 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
+import { pgliteFolder } from './pglite-folder.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { processUserSystemMs } from './process-cpu-time.mjs';
 import { mintKey, startReference } from './reference-servers.mjs';
@@ -23,7 +24,7 @@ const idp = await LocalIdentityProvider.start({ audience: 'drops-bench' });
 const oidc = { AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience, AUTH_JWKS_URL: idp.jwksUrl };
 const servers = {};
 try {
-  servers.reference = await startReference('reference', { ...oidc, DATA_DIR: ':memory:' });
+  servers.reference = await startReference('reference', { ...oidc, DATA_DIR: pgliteFolder() });
   const key = await mintKey(servers.reference.url, idp.mintIdToken({ sub: 'acct_bench' }));
   servers['express-shaped'] = await startPeer('express-shaped', oidc);
   for (const server of Object.values(servers)) cores.pinServer(server.child.pid);

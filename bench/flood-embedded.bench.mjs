@@ -1,6 +1,6 @@
 /**
  * A random-key flood against the embedded default: Fastify 5 + `requireAuth()` of
- * @drops/auth-fastify on in-memory PGlite (bench/http-peers.mjs `fastify-drops-auth`), one
+ * @drops/auth-fastify on PGlite (bench/http-peers.mjs `fastify-drops-auth`), one
  * process. Each request of the flood carries a new well-formed `hp_` key nobody minted (what a
  * guesser sends) and must be answered the uniform 401; the same server's requests/s and CPU per
  * request with its one valid key are the baseline. Ratio = flood / valid key (target ≥ 0.8: an

@@ -34,14 +34,15 @@
  * in order. Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
  * `{ url }` over IPC when started from peer-servers.mjs, or prints it otherwise. The bearer and
  * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variants keep keys
- * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory PGlite
- * (otherwise), mint one and report it as `{ url, apiKey }`.
+ * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or PGlite (otherwise, in a
+ * fresh folder: pglite-folder.mjs), mint one and report it as `{ url, apiKey }`.
  *
  * Packages are imported by name, each kind importing only its own: run from bench/, they are the
  * workspace's (its built dist); adapters.bench.mjs copies this file into a project where the packed
  * packages are installed with npm (packed-install.mjs), so the same servers run as a user installs them.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { pgliteFolder } from './pglite-folder.mjs';
 
 const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
 
@@ -146,8 +147,8 @@ async function oauth2JwtBearer() {
 const extra = {};
 
 /**
- * An authenticator on the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or in-memory
- * PGlite, with one key minted into `extra.apiKey`.
+ * An authenticator on the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or PGlite in
+ * a fresh folder, with one key minted into `extra.apiKey`.
  */
 async function benchAuthenticator() {
   const { issuer, audience, jwksUri } = identityProvider();
@@ -160,7 +161,7 @@ async function benchAuthenticator() {
     const uses = process.env.MIN_USE_INTERVAL_MS ? { minUseIntervalMs: Number(process.env.MIN_USE_INTERVAL_MS) } : {};
     keyStore = process.env.DATABASE_URL
       ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL, ...uses })
-      : await openPGliteKeyStore({ dataDir: ':memory:', ...uses });
+      : await openPGliteKeyStore({ dataDir: pgliteFolder(), ...uses });
   }
   const key = generateApiKey();
   await keyStore.create({

@@ -1,10 +1,11 @@
 /**
- * HTTP over loopback: the reference server's `GET /whoami` with an API key and with an ID token,
- * on embedded PGlite (in memory) and on PostgreSQL, against a bare Express 5 route answering the
- * same JSON with no auth (the baseline of the targets), the same route on a server that declares
- * Express's per-request properties up front as the reference server does (the reference server
- * against it, like for like, is like-for-like.bench.mjs), a bare
- * node:http server (the HTTP floor) and the same route behind express-oauth2-jwt-bearer.
+ * HTTP over loopback: the reference server's `GET /whoami` with an API key and with an ID token, on
+ * embedded PGlite (in a folder, as `pnpm start` keeps `.data`; pglite-folder.mjs) and on
+ * PostgreSQL, against a bare Express 5 route answering the same JSON with no auth (the baseline of
+ * the targets), the same route on a server that declares Express's per-request properties up front
+ * as the reference server does (the reference server against it, like for like, is
+ * like-for-like.bench.mjs), a bare node:http server (the HTTP floor) and the same route behind
+ * express-oauth2-jwt-bearer.
  *
  * Every server is its own child process (the reference server exactly as `pnpm start` runs it:
  * `LOG_LEVEL=info`, one JSON access line per request going to /dev/null, and Prometheus metrics on,
@@ -24,6 +25,7 @@
 import autocannon from 'autocannon';
 import { splitCores } from './cpu-affinity.mjs';
 import { cpuMicros, startPeer } from './peer-servers.mjs';
+import { pgliteFolder } from './pglite-folder.mjs';
 import { assertMetricsCounted, mintKey, startAll, startReference, whoami } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
 import { LocalIdentityProvider } from '@drops/auth/testing';
@@ -85,10 +87,10 @@ export async function run() {
       startPeer('express'),
       startPeer('express-shaped'),
       startPeer('oauth2-jwt-bearer', oidc),
-      startReference('reference server, PGlite', { ...oidc, DATA_DIR: ':memory:' }),
+      startReference('reference server, PGlite', { ...oidc, DATA_DIR: pgliteFolder() }),
       startReference('reference server, PostgreSQL', { ...oidc, DATABASE_URL: scratch.url }),
-      startReference('reference server, PGlite, no access log', { ...oidc, DATA_DIR: ':memory:', ...NO_ACCESS_LOG }),
-      startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: ':memory:', ...NO_METRICS }),
+      startReference('reference server, PGlite, no access log', { ...oidc, DATA_DIR: pgliteFolder(), ...NO_ACCESS_LOG }),
+      startReference('reference server, PGlite, no access log, no metrics', { ...oidc, DATA_DIR: pgliteFolder(), ...NO_METRICS }),
     ]);
     const [nodeHttp, bareExpress, shapedExpress, bearer, lite, postgres, liteQuiet, liteBare] = started;
     for (const p of procs) cores.pinServer(p.child.pid);

@@ -1,10 +1,10 @@
 /**
- * The reference server's own stack, like for like (issue 40: at least 0.85×): its `GET /whoami`
- * as `pnpm start` runs it (request id, access line at `info`, metrics, authentication), with an API
- * key and with an ID token, on embedded PGlite (in memory) and on PostgreSQL, against the bare
- * Express 5 route on a server that declares Express's per-request properties up front as the
- * reference server does (bench/http-peers.mjs `express-shaped`, sent the same request: it ignores
- * the header).
+ * The reference server's own stack, like for like (issue 40: at least 0.85×): its `GET /whoami` as
+ * `pnpm start` runs it (request id, access line at `info`, metrics, authentication), with an API
+ * key and with an ID token, on embedded PGlite (in a folder, as `pnpm start` keeps `.data`;
+ * pglite-folder.mjs) and on PostgreSQL, against the bare Express 5 route on a server that declares
+ * Express's per-request properties up front as the reference server does (bench/http-peers.mjs
+ * `express-shaped`, sent the same request: it ignores the header).
  *
  * The two sides are different programs, so they cannot share a process as the adapters bench's
  * pairs do, and two processes of one program differ by up to a fifth of their CPU per request (by
@@ -25,6 +25,7 @@
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
 import { pairedRound, pairedRows, pairedSeries } from './measure.mjs';
+import { pgliteFolder } from './pglite-folder.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { assertMetricsCounted, mintKey, startAll, startReference } from './reference-servers.mjs';
 import { createScratchDatabase } from './scratch-database.mjs';
@@ -59,7 +60,7 @@ export async function run() {
     const replicas = Array.from({ length: REPLICAS }, (_, i) => i);
     const started = await startAll(procs, [
       ...replicas.map((i) => startPeer('express-shaped', oidc).then((p) => ({ ...p, label: `express-shaped ${i + 1}` }))),
-      ...replicas.map((i) => startReference(`reference, PGlite ${i + 1}`, { ...oidc, DATA_DIR: ':memory:' })),
+      ...replicas.map((i) => startReference(`reference, PGlite ${i + 1}`, { ...oidc, DATA_DIR: pgliteFolder() })),
       // Several instances on one PostgreSQL, as the reference server scales out.
       ...replicas.map((i) => startReference(`reference, PostgreSQL ${i + 1}`, { ...oidc, DATABASE_URL: scratch.url })),
     ]);

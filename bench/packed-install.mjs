@@ -3,7 +3,8 @@
  * packed by consumers/src/pack-packages.ts (the consumer tests' packer: `pnpm pack`, which rewrites
  * `workspace:^` to the version), installed with plain npm (`npm install --prefer-offline`, no
  * workspace link) into one project beside the frameworks at the versions the workspace's bench/
- * resolved, and bench/http-peers.mjs copied in, so its servers import what a user's app imports.
+ * resolved, and bench/http-peers.mjs copied in (with pglite-folder.mjs), so its servers import
+ * what a user's app imports.
  *
  * The install is kept in node_modules/.cache/drops-bench/, keyed by a hash of the tarballs and the
  * frameworks' versions: a run whose packages did not change reuses it and pays only the packing
@@ -41,9 +42,13 @@ async function installedVersion(name) {
   return JSON.parse(await readFile(join(here, 'node_modules', name, 'package.json'), 'utf8')).version;
 }
 
+/** The bench's files the servers of http-peers.mjs run from, copied next to the packed packages. */
+const PEER_FILES = ['http-peers.mjs', 'pglite-folder.mjs'];
+
 /**
- * Packs, installs (or reuses the install) and copies http-peers.mjs in; resolves the copy's path,
- * for `startPeer(kind, env, { script })`. Rejects with npm's output if the install fails.
+ * Packs, installs (or reuses the install) and copies http-peers.mjs (and what it imports) in;
+ * resolves the copy's path, for `startPeer(kind, env, { script })`. Rejects with npm's output if
+ * the install fails.
  */
 export async function packedPeersScript() {
   const [{ packPackages }, { npmInstall }] = await Promise.all([
@@ -78,9 +83,8 @@ export async function packedPeersScript() {
       }
       await writeFile(marker, '');
     }
-    const script = join(dir, 'http-peers.mjs');
-    await copyFile(join(here, 'http-peers.mjs'), script);
-    return script;
+    for (const file of PEER_FILES) await copyFile(join(here, file), join(dir, file));
+    return join(dir, 'http-peers.mjs');
   } finally {
     await rm(packed, { recursive: true, force: true });
   }
