@@ -34,8 +34,9 @@
  * in order. Listens on HOST:PORT (default 127.0.0.1, a free port) and reports
  * `{ url }` over IPC when started from peer-servers.mjs, or prints it otherwise. The bearer and
  * drops variants read AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL; the drops variants keep keys
- * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or PGlite (otherwise, in a
- * fresh folder: pglite-folder.mjs), mint one and report it as `{ url, apiKey }`.
+ * in the memory store (KEY_STORE=memory), PostgreSQL (DATABASE_URL) or PGlite (otherwise, in
+ * BENCH_PGLITE_DIR, else in a fresh folder: pglite-folder.mjs), mint one and report it as
+ * `{ url, apiKey }`.
  *
  * Packages are imported by name, each kind importing only its own: run from bench/, they are the
  * workspace's (its built dist); adapters.bench.mjs copies this file into a project where the packed
@@ -161,7 +162,7 @@ async function benchAuthenticator() {
     const uses = process.env.MIN_USE_INTERVAL_MS ? { minUseIntervalMs: Number(process.env.MIN_USE_INTERVAL_MS) } : {};
     keyStore = process.env.DATABASE_URL
       ? await openPostgresKeyStore({ connectionString: process.env.DATABASE_URL, ...uses })
-      : await openPGliteKeyStore({ dataDir: pgliteFolder(), ...uses });
+      : await openPGliteKeyStore({ dataDir: process.env.BENCH_PGLITE_DIR ?? pgliteFolder(), ...uses });
   }
   const key = generateApiKey();
   await keyStore.create({
