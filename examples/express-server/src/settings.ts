@@ -94,7 +94,7 @@ export const SETTINGS = {
     parse: z.string(),
     unset: `\`${DEFAULT_DATA_DIR}\``,
     meaning:
-      'embedded PGlite folder, created if missing; `:memory:` for a database that ends with the process. Not together with `{{databaseUrl}}`',
+      'embedded PGlite folder, created if missing; `:memory:` for a database that ends with the process (for tests: [slower](postgres.md#what-the-embedded-default-is-for-and-where-it-stops) in some processes). Not together with `{{databaseUrl}}`',
     composed: true,
   },
   databaseMigrate: {
