@@ -4,9 +4,10 @@
  * `GET /whoami` answering the same JSON, bare and behind the adapter (`requireAuth()`; NestJS:
  * `DropsAuthModule` and `DropsAuthGuard`) with an API key on the memory store, on PGlite (in a
  * folder: pglite-folder.mjs) and on PostgreSQL, and with an ID token (bench/http-peers.mjs
- * `<adapter>` and `<adapter>-drops-auth`). The servers run from the packed packages installed with npm into a
- * project of their own (packed-install.mjs), as a user installs them; BENCH_ADAPTERS_FROM=workspace
- * runs them on the workspace's built dist instead (no packing; for a quick look).
+ * `<adapter>` and `<adapter>-drops-auth`). The servers run from the packed packages installed with
+ * npm into a project of their own (packed-install.mjs), as a user installs them;
+ * BENCH_ADAPTERS_FROM=workspace runs them on the workspace's built dist instead (no packing; for a
+ * quick look).
  *
  * Figures are requests/s and server CPU per request (the server process's CPU time over the same
  * window, every thread). The servers run on one core and the load (wrk, a child of this process:

@@ -51,7 +51,7 @@ const env = { ...process.env, AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audien
 delete env.HOST;
 if (store === 'memory') env.KEY_STORE = 'memory';
 env.MIN_USE_INTERVAL_MS = String(3_600_000);
-// A folder this process removes when it exits: the server is ended with SIGKILL, before its own clean-up.
+// A folder this process removes when it exits: the server ends by SIGKILL, before its own clean-up.
 if (store === 'pglite') env.BENCH_PGLITE_DIR = pgliteFolder();
 if (store === 'pg') env.DATABASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dir = mkdtempSync(join(tmpdir(), 'drops-instructions-'));

@@ -16,7 +16,7 @@ process.on('exit', () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A path for `DATA_DIR` (or `openPGliteKeyStore({ dataDir })`) in a new empty folder of its own. */
+/** A path for `DATA_DIR` (or `openPGliteKeyStore({ dataDir })`) in a new empty folder. */
 export function pgliteFolder() {
   const folder = mkdtempSync(join(tmpdir(), 'drops-bench-pglite-'));
   folders.push(folder);
