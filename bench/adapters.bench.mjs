@@ -13,14 +13,15 @@
  * window, every thread). The servers run on one core and the load (wrk, a child of this process:
  * wrk.mjs says why not autocannon) on another (cpu-affinity.mjs). What `requireAuth()` costs is
  * measured inside one app: each drops variant also serves `GET /public`, the same answer without
- * drops auth, and each of the adapter's rounds is paired with a round of that route of the same
+ * drops auth, and each of the adapter's rounds is bracketed by two rounds of that route of the same
  * process, sent the same request (a bare route ignores the Authorization header, but parses it like
  * any other): two processes of one app differ by more (up to a quarter of their CPU per request, by
  * when and how V8 compiled them) than the library costs. For the same reason each app runs in
- * REPLICAS processes (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. Which
- * route of a pair goes first alternates, and the pairs' order rotates each round. Each row's ratio
- * is the median over the rounds of its round divided by its pair's (requests/s: contender / bare;
- * CPU: bare / contender), and the rate column shows the interquartile range of those paired ratios.
+ * REPLICAS processes (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. A
+ * bracket whose two bare rounds disagree is measured again (measure.mjs `pairedRound`), and the
+ * pairs' order rotates each round. Each row's ratio is the median over the rounds of its round
+ * divided by the mean of its bracket's (requests/s: contender / bare; CPU: bare / contender), and
+ * the rate column shows the interquartile range of those paired ratios.
  * Two rows per adapter are there to read the others by: the bare answer behind a middleware that
  * only goes on (what the framework charges for any middleware, drops auth or not), and the bare
  * route of the app on PGlite against an app without drops auth (each its own process: what loading
@@ -38,7 +39,7 @@
  */
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
-import { pairedRound, pairedRows, pairedSeries } from './measure.mjs';
+import { BRACKET_TRIES, pairedRound, pairedRows, pairedSeries, STEADY_DRIFT } from './measure.mjs';
 import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
 import { startPeer } from './peer-servers.mjs';
@@ -166,15 +167,14 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     for (const r of routes) await measure(r, r.auth, WARMUP_SECONDS);
 
     for (let round = 0; round < ROUNDS; round++) {
-      // A pair's two rounds differ only in the route: the same request, its Authorization header
-      // included (a bare route ignores it). Which of the two goes first alternates, and the pairs'
-      // order rotates.
+      // A pair's rounds differ only in the route: the same request, its Authorization header
+      // included (a bare route ignores it). Each round brackets the route between two rounds of
+      // its pair (measure.mjs), and the pairs' order rotates.
       for (const p of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
         const replica = p.of[round % REPLICAS];
-        const baseFirst = Math.floor(round / REPLICAS) % 2 === 0;
-        const { mine, base } = await pairedRound(p, replica, baseFirst, (route) => measure(route, replica.mine.auth, SECONDS));
+        const { mine, base, drift, brackets } = await pairedRound(p, replica, (route) => measure(route, replica.mine.auth, SECONDS));
         log(
-          ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
+          ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (its two rounds ${(drift * 100).toFixed(0)}% apart${brackets > 1 ? `, bracket ${brackets}` : ''})`,
         );
       }
     }
@@ -183,7 +183,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     const group = `${NAMES[adapter]} against its bare route`;
     const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
     const note = withNote
-      ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each paired with a round of that route sent the same request; in brackets that route's median and the interquartile range of the paired ratios`
+      ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each between two rounds of that route sent the same request (measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%); in brackets that route's median, the interquartile range of the paired ratios, and how many brackets were measured again`
       : undefined;
     const rows = pairs.map((p) => pairedRows(group, p.name, p));
     const rateRows = rows.map(({ rate }, i) => ({ ...rate, target: pairs[i].target, ...(i === 0 && note ? { note } : {}) }));

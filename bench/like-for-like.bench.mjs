@@ -10,10 +10,11 @@
  * pairs do, and two processes of one program differ by up to a fifth of their CPU per request (by
  * when and how V8 compiled them; bench/METHOD.md). So each side runs in REPLICAS processes
  * (BENCH_LIKE_REPLICAS, default 3), and the rounds take them in turn: each round measures one
- * reference process against one `express-shaped` process, next to each other in time, with wrk
- * on one core and the servers on the other (wrk.mjs, cpu-affinity.mjs); which of the two goes first
- * alternates. Each row's ratio is the median of the rounds' paired ratios (requests/s: reference /
- * bare; CPU per request: bare / reference), and the rate column shows their interquartile range.
+ * reference process between two rounds of one `express-shaped` process, with wrk on one core and
+ * the servers on the other (wrk.mjs, cpu-affinity.mjs); a bracket whose two bare rounds disagree is
+ * measured again (measure.mjs `pairedRound`). Each row's ratio is the median of the rounds' paired
+ * ratios (requests/s: reference / bare; CPU per request: bare / reference), and the rate column
+ * shows their interquartile range.
  * Every answer is checked against the server's own first answer (status and exact body).
  *
  * Needs wrk and PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_LIKE_SECONDS
@@ -24,7 +25,7 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { pairedRound, pairedRows, pairedSeries } from './measure.mjs';
+import { BRACKET_TRIES, pairedRound, pairedRows, pairedSeries, STEADY_DRIFT } from './measure.mjs';
 import { pgliteFolder } from './pglite-folder.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { assertMetricsCounted, mintKey, startAll, startReference } from './reference-servers.mjs';
@@ -101,16 +102,15 @@ export async function run() {
 
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows.map((_, i) => rows[(i + round) % rows.length])) {
-        const baseFirst = Math.floor(round / REPLICAS) % 2 === 0;
-        const { mine, base } = await pairedRound(row, row.of[round % REPLICAS], baseFirst, (route) => measure(route, SECONDS));
+        const { mine, base, drift, brackets } = await pairedRound(row, row.of[round % REPLICAS], (route) => measure(route, SECONDS));
         log(
-          `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs`,
+          `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (its two rounds ${(drift * 100).toFixed(0)}% apart${brackets > 1 ? `, bracket ${brackets}` : ''})`,
         );
       }
     }
     await assertMetricsCounted([...lite, ...postgres]);
 
-    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round paired with one of the bare route next to it; in brackets the bare route's median and the interquartile range of the paired ratios`;
+    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round between two rounds of the bare route (measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%); in brackets the bare route's median, the interquartile range of the paired ratios, and how many brackets were measured again`;
     const paired = rows.map((row) => pairedRows(GROUP, row.name, row));
     const rateRows = paired.map(({ rate }, i) => ({ ...rate, target: TARGET, ...(i === 0 ? { note } : {}) }));
     const cpuRows = paired.map(({ cpu }) => cpu);

@@ -74,34 +74,71 @@ export function pairedSummary(ratios) {
 }
 
 /** A paired row's series, filled by {@link pairedRound}. */
-export const pairedSeries = () => ({ rates: [], cpus: [], baseRates: [], baseCpus: [], rateRatios: [], cpuRatios: [] });
+export const pairedSeries = () => ({
+  rates: [],
+  cpus: [],
+  baseRates: [],
+  baseCpus: [],
+  rateRatios: [],
+  cpuRatios: [],
+  remeasured: 0,
+  unsteady: 0,
+});
+
+/** How far a bracket's two base rounds may differ (CPU per request or requests/s) for its round to count. */
+export const STEADY_DRIFT = 0.1;
+/** Brackets measured at most for one round before the steadiest is kept. */
+export const BRACKET_TRIES = 3;
+
+/** How far apart two rounds of one route are: the larger of their CPU and rate differences, relative. */
+const driftOf = (a, b) => Math.max(Math.abs(a.cpu - b.cpu) / Math.min(a.cpu, b.cpu), Math.abs(a.rate - b.rate) / Math.min(a.rate, b.rate));
 
 /**
- * One paired round of an HTTP bench: `measure(route)` (resolving `{ rate, cpu }`) of `mine` and of
- * `base`, one right after the other (`base` first when `baseFirst`), kept in `series` (see
- * {@link pairedSeries}) with their ratios: requests/s mine / base, CPU per request base / mine.
- * @returns {Promise<{ mine: { rate: number, cpu: number }, base: { rate: number, cpu: number } }>}
+ * One paired round of an HTTP bench: `measure(route)` (resolving `{ rate, cpu }`) of `base`, `mine`
+ * and `base` again, one right after the other. On these virtual machines a route's CPU per request
+ * can double for seconds at a time and come back (bench/METHOD.md, "Bracketed rounds"): when the
+ * two base rounds differ by more than STEADY_DRIFT, the machine changed during the bracket, and the
+ * bracket is measured again (at most BRACKET_TRIES times in all; the steadiest is kept). The round
+ * keeps mine against the mean of its two base rounds, in `series` (see {@link pairedSeries}):
+ * requests/s mine / base, CPU per request base / mine. The check can only discard a bracket whose
+ * base moved, never one because mine was slow.
+ * @returns {Promise<{ mine: { rate: number, cpu: number }, base: { rate: number, cpu: number }, drift: number, brackets: number }>}
  */
-export async function pairedRound(series, { mine, base }, baseFirst, measure) {
-  const one = await measure(baseFirst ? base : mine);
-  const two = await measure(baseFirst ? mine : base);
-  const [m, b] = baseFirst ? [two, one] : [one, two];
-  series.rates.push(m.rate);
-  series.cpus.push(m.cpu);
-  series.baseRates.push(b.rate);
-  series.baseCpus.push(b.cpu);
-  series.rateRatios.push(m.rate / b.rate);
-  series.cpuRatios.push(b.cpu / m.cpu);
-  return { mine: m, base: b };
+export async function pairedRound(series, { mine, base }, measure) {
+  let kept;
+  let brackets = 0;
+  while (brackets < BRACKET_TRIES) {
+    brackets++;
+    const before = await measure(base);
+    const m = await measure(mine);
+    const after = await measure(base);
+    const drift = driftOf(before, after);
+    if (kept === undefined || drift < kept.drift) {
+      kept = { mine: m, base: { rate: (before.rate + after.rate) / 2, cpu: (before.cpu + after.cpu) / 2 }, drift };
+    }
+    if (drift <= STEADY_DRIFT) break;
+  }
+  series.remeasured += brackets - 1;
+  if (kept.drift > STEADY_DRIFT) series.unsteady += 1;
+  series.rates.push(kept.mine.rate);
+  series.cpus.push(kept.mine.cpu);
+  series.baseRates.push(kept.base.rate);
+  series.baseCpus.push(kept.base.cpu);
+  series.rateRatios.push(kept.mine.rate / kept.base.rate);
+  series.cpuRatios.push(kept.base.cpu / kept.mine.cpu);
+  return { ...kept, brackets };
 }
 
 /**
  * The two table rows of a series {@link pairedRound} filled: requests/s, and server CPU per request
- * (group `<group>, server CPU per request`). Each shows the contender's median, its pair's median
- * and the interquartile range of the paired ratios, and takes the median paired ratio as its ratio.
+ * (group `<group>, server CPU per request`). Each shows the contender's median, its pair's median,
+ * the interquartile range of the paired ratios and how many brackets were measured again (and how
+ * many rounds kept an unsteady one), and takes the median paired ratio as its ratio.
  */
 export function pairedRows(group, name, series) {
   const iqr = (values) => `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
+  const unsteady = series.unsteady > 0 ? `, ${series.unsteady} unsteady` : '';
+  const again = series.remeasured > 0 ? `; ${series.remeasured} remeasured${unsteady}` : '';
   const rate = quantile(series.rates, 0.5);
   const cpu = quantile(series.cpus, 0.5);
   return {
@@ -109,14 +146,14 @@ export function pairedRows(group, name, series) {
       group,
       name,
       opsPerSec: rate,
-      display: `${(rate / 1e3).toFixed(1)} k req/s (bare ${(quantile(series.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${iqr(series.rateRatios)})`,
+      display: `${(rate / 1e3).toFixed(1)} k req/s (bare ${(quantile(series.baseRates, 0.5) / 1e3).toFixed(1)} k; ratio ${iqr(series.rateRatios)}${again})`,
       ratio: pairedSummary(series.rateRatios).median,
     },
     cpu: {
       group: `${group}, server CPU per request`,
       name,
       opsPerSec: 1e6 / cpu,
-      display: `${cpu.toFixed(1)} µs CPU/req (bare ${quantile(series.baseCpus, 0.5).toFixed(1)}; ratio ${iqr(series.cpuRatios)})`,
+      display: `${cpu.toFixed(1)} µs CPU/req (bare ${quantile(series.baseCpus, 0.5).toFixed(1)}; ratio ${iqr(series.cpuRatios)}${again})`,
       ratio: pairedSummary(series.cpuRatios).median,
     },
   };
