@@ -39,7 +39,7 @@
  */
 import { keyIdOf } from '@drops/auth';
 import { LocalIdentityProvider } from '@drops/auth/testing';
-import { BRACKET_TRIES, pairedRound, pairedRows, pairedSeries, STEADY_DRIFT } from './measure.mjs';
+import { BRACKET_RULE, bracketOf, pairedRound, pairedRows, pairedSeries } from './measure.mjs';
 import { splitCores } from './cpu-affinity.mjs';
 import { packedPeersScript } from './packed-install.mjs';
 import { startPeer } from './peer-servers.mjs';
@@ -172,9 +172,9 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
       // its pair (measure.mjs), and the pairs' order rotates.
       for (const p of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
         const replica = p.of[round % REPLICAS];
-        const { mine, base, drift, brackets } = await pairedRound(p, replica, (route) => measure(route, replica.mine.auth, SECONDS));
+        const { mine, base, ...bracket } = await pairedRound(p, replica, (route) => measure(route, replica.mine.auth, SECONDS));
         log(
-          ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (its two rounds ${(drift * 100).toFixed(0)}% apart${brackets > 1 ? `, bracket ${brackets}` : ''})`,
+          ` round ${round + 1} (replica ${(round % REPLICAS) + 1}): ${p.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; against ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (${bracketOf(bracket)})`,
         );
       }
     }
@@ -183,7 +183,7 @@ async function measureAdapter(adapter, { oidc, databaseUrl, idToken, script, wit
     const group = `${NAMES[adapter]} against its bare route`;
     const from = FROM === 'packed' ? 'the packed packages installed with npm' : "the workspace's built packages";
     const note = withNote
-      ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each between two rounds of that route sent the same request (measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%); in brackets that route's median, the interquartile range of the paired ratios, and how many brackets were measured again`
+      ? `${from}; each row against the bare route of its own app (\`GET /public\`, no auth, in the same process) unless it says otherwise; median of ${ROUNDS} rounds of ${SECONDS} s over ${REPLICAS} processes of each app, each between two rounds of that route sent the same request (${BRACKET_RULE}); in brackets that route's median, the interquartile range of the paired ratios, and how many brackets were measured again`
       : undefined;
     const rows = pairs.map((p) => pairedRows(group, p.name, p));
     const rateRows = rows.map(({ rate }, i) => ({ ...rate, target: pairs[i].target, ...(i === 0 && note ? { note } : {}) }));

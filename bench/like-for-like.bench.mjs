@@ -25,7 +25,7 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { BRACKET_TRIES, pairedRound, pairedRows, pairedSeries, STEADY_DRIFT } from './measure.mjs';
+import { BRACKET_RULE, bracketOf, pairedRound, pairedRows, pairedSeries } from './measure.mjs';
 import { pgliteFolder } from './pglite-folder.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { assertMetricsCounted, mintKey, startAll, startReference } from './reference-servers.mjs';
@@ -102,15 +102,15 @@ export async function run() {
 
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows.map((_, i) => rows[(i + round) % rows.length])) {
-        const { mine, base, drift, brackets } = await pairedRound(row, row.of[round % REPLICAS], (route) => measure(route, SECONDS));
+        const { mine, base, ...bracket } = await pairedRound(row, row.of[round % REPLICAS], (route) => measure(route, SECONDS));
         log(
-          `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (its two rounds ${(drift * 100).toFixed(0)}% apart${brackets > 1 ? `, bracket ${brackets}` : ''})`,
+          `round ${round + 1} (processes ${(round % REPLICAS) + 1}): ${row.name}: ${mine.rate.toFixed(0)} req/s, ${mine.cpu.toFixed(1)} µs CPU/request; bare ${base.rate.toFixed(0)} req/s, ${base.cpu.toFixed(1)} µs (${bracketOf(bracket)})`,
         );
       }
     }
     await assertMetricsCounted([...lite, ...postgres]);
 
-    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round between two rounds of the bare route (measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%); in brackets the bare route's median, the interquartile range of the paired ratios, and how many brackets were measured again`;
+    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round between two rounds of the bare route (${BRACKET_RULE}); in brackets the bare route's median, the interquartile range of the paired ratios, and how many brackets were measured again`;
     const paired = rows.map((row) => pairedRows(GROUP, row.name, row));
     const rateRows = paired.map(({ rate }, i) => ({ ...rate, target: TARGET, ...(i === 0 ? { note } : {}) }));
     const cpuRows = paired.map(({ cpu }) => cpu);

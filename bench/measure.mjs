@@ -86,9 +86,16 @@ export const pairedSeries = () => ({
 });
 
 /** How far a bracket's two base rounds may differ (CPU per request or requests/s) for its round to count. */
-export const STEADY_DRIFT = 0.1;
+const STEADY_DRIFT = 0.1;
 /** Brackets measured at most for one round before the steadiest is kept. */
-export const BRACKET_TRIES = 3;
+const BRACKET_TRIES = 3;
+
+/** The rule of {@link pairedRound}, for the benches' table notes. */
+export const BRACKET_RULE = `measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%`;
+
+/** What a round {@link pairedRound} returned says of its bracket, for the benches' verbose lines. */
+export const bracketOf = ({ drift, brackets }) =>
+  `its two rounds ${(drift * 100).toFixed(0)}% apart${brackets > 1 ? `, bracket ${brackets}` : ''}`;
 
 /** How far apart two rounds of one route are: the larger of their CPU and rate differences, relative. */
 const driftOf = (a, b) => Math.max(Math.abs(a.cpu - b.cpu) / Math.min(a.cpu, b.cpu), Math.abs(a.rate - b.rate) / Math.min(a.rate, b.rate));
