@@ -18,8 +18,8 @@
  * any other): two processes of one app differ by more (up to a quarter of their CPU per request, by
  * when and how V8 compiled them) than the library costs. For the same reason each app runs in
  * REPLICAS processes (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. A
- * bracket whose two bare rounds disagree is measured again (measure.mjs `pairedRound`), and the
- * pairs' order rotates each round. Each row's ratio is the median over the rounds of its round
+ * bracket whose two bare rounds disagree is measured again, each bracket follows one uncounted
+ * round of both routes (measure.mjs `pairedRound`), and the pairs' order rotates each round. Each row's ratio is the median over the rounds of its round
  * divided by the mean of its bracket's (requests/s: contender / bare; CPU: bare / contender), and
  * the rate column shows the interquartile range of those paired ratios.
  * Two rows per adapter are there to read the others by: the bare answer behind a middleware that

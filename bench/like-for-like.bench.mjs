@@ -12,7 +12,10 @@
  * (BENCH_LIKE_REPLICAS, default 3), and the rounds take them in turn: each round measures one
  * reference process between two rounds of one `express-shaped` process, with wrk on one core and
  * the servers on the other (wrk.mjs, cpu-affinity.mjs); a bracket whose two bare rounds disagree is
- * measured again (measure.mjs `pairedRound`). Each row's ratio is the median of the rounds' paired
+ * measured again (measure.mjs `pairedRound`). Every route is first loaded until its CPU per
+ * request settles (measure.mjs `warmUp`: the reference server, the larger program, takes longer),
+ * and each bracket follows one uncounted round of both routes (a process that idled has had code
+ * thrown away). Each row's ratio is the median of the rounds' paired
  * ratios (requests/s: reference / bare; CPU per request: bare / reference), and the rate column
  * shows their interquartile range.
  * Every answer is checked against the server's own first answer (status and exact body).
@@ -25,7 +28,7 @@
  */
 import { LocalIdentityProvider } from '@drops/auth/testing';
 import { splitCores } from './cpu-affinity.mjs';
-import { BRACKET_RULE, bracketOf, pairedRound, pairedRows, pairedSeries } from './measure.mjs';
+import { BRACKET_RULE, bracketOf, pairedRound, pairedRows, pairedSeries, WARMUP_RULE, warmUp } from './measure.mjs';
 import { pgliteFolder } from './pglite-folder.mjs';
 import { startPeer } from './peer-servers.mjs';
 import { assertMetricsCounted, mintKey, startAll, startReference } from './reference-servers.mjs';
@@ -35,7 +38,6 @@ import { assertWholeSeconds, measureWithWrk } from './wrk.mjs';
 const SECONDS = Number(process.env.BENCH_LIKE_SECONDS ?? 2);
 const REPLICAS = Number(process.env.BENCH_LIKE_REPLICAS ?? 3);
 const ROUNDS = Number(process.env.BENCH_LIKE_ROUNDS ?? 3 * REPLICAS);
-const WARMUP_SECONDS = 2;
 const CONNECTIONS = 32;
 const TARGET = 0.85;
 const GROUP = 'The reference server like for like (its whole stack against the bare route with per-request properties declared)';
@@ -97,8 +99,13 @@ export async function run() {
         expectBody: body,
       });
     // A new process takes seconds under load before its code is compiled: every route is loaded
-    // before any round counts.
-    for (const row of rows) for (const { mine, base } of row.of) for (const r of [mine, base]) await measure(r, WARMUP_SECONDS);
+    // until it settles before any round counts.
+    for (const row of rows)
+      for (const { mine, base } of row.of)
+        for (const r of [mine, base]) {
+          const { rounds, cpu } = await warmUp(r, (route) => measure(route, 1));
+          log(`warm-up: ${r.server.label}, ${row.name}: ${rounds} s, settled at ${cpu.toFixed(1)} µs CPU/request`);
+        }
 
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows.map((_, i) => rows[(i + round) % rows.length])) {
@@ -110,7 +117,7 @@ export async function run() {
     }
     await assertMetricsCounted([...lite, ...postgres]);
 
-    const note = `median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round between two rounds of the bare route (${BRACKET_RULE}); in brackets the bare route's median, the interquartile range of the paired ratios, and how many brackets were measured again`;
+    const note = `${WARMUP_RULE}; median of ${ROUNDS} rounds of ${SECONDS} s, over ${REPLICAS} processes of each server in turn (the reference server as \`pnpm start\` runs it; the bare route with per-request properties declared, sent the same request), each round between two rounds of the bare route (${BRACKET_RULE}); in brackets the bare route's median, the interquartile range of the paired ratios, and how many brackets were measured again`;
     const paired = rows.map((row) => pairedRows(GROUP, row.name, row));
     const rateRows = paired.map(({ rate }, i) => ({ ...rate, target: TARGET, ...(i === 0 ? { note } : {}) }));
     const cpuRows = paired.map(({ cpu }) => cpu);

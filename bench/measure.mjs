@@ -73,6 +73,40 @@ export function pairedSummary(ratios) {
   return { median: quantile(ratios, 0.5), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };
 }
 
+/** How far under its last low a warm-up round's CPU per request must fall for the route to count as still warming. */
+const WARMING_GAIN = 0.05;
+/** Warm-up rounds in a row without such a fall after which a route counts as warm. */
+const WARM_AFTER = 3;
+/** Warm-up rounds at most for one route. */
+const WARMUP_MAX_ROUNDS = 20;
+
+/** The rule of {@link warmUp}, for the benches' table notes. */
+export const WARMUP_RULE = `each route first loaded in rounds of 1 s until its CPU per request stopped falling (${WARM_AFTER} rounds in a row not ${WARMING_GAIN * 100}% under its last low; at most ${WARMUP_MAX_ROUNDS})`;
+
+/**
+ * Loads a route before any of its rounds count, until its CPU per request stops falling:
+ * `measure(route)` (resolving `{ rate, cpu }`, one round of 1 s) until WARM_AFTER rounds in a row
+ * fail to come WARMING_GAIN under the last low, at most WARMUP_MAX_ROUNDS. A server's code is
+ * compiled while it serves: the reference server took 12–18 s of load to settle, a bare Express
+ * route 4 (bench/METHOD.md, "Warm until settled"). A fixed warm-up then measures the larger
+ * program earlier on its curve. A machine that slows for a round only counts as settled.
+ * @returns {Promise<{ rounds: number, cpu: number }>} the rounds it took and the last low
+ */
+export async function warmUp(route, measure) {
+  let low = Number.POSITIVE_INFINITY;
+  let flat = 0;
+  let rounds = 0;
+  while (flat < WARM_AFTER && rounds < WARMUP_MAX_ROUNDS) {
+    rounds++;
+    const { cpu } = await measure(route);
+    if (cpu < low * (1 - WARMING_GAIN)) {
+      low = cpu;
+      flat = 0;
+    } else flat++;
+  }
+  return { rounds, cpu: low };
+}
+
 /** A paired row's series, filled by {@link pairedRound}. */
 export const pairedSeries = () => ({
   rates: [],
@@ -91,7 +125,7 @@ const STEADY_DRIFT = 0.1;
 const BRACKET_TRIES = 3;
 
 /** The rule of {@link pairedRound}, for the benches' table notes. */
-export const BRACKET_RULE = `measured again, up to ${BRACKET_TRIES} times, when those two differ by more than ${STEADY_DRIFT * 100}%`;
+export const BRACKET_RULE = `after one uncounted round of each of the two routes; the bracket measured again, up to ${BRACKET_TRIES} times, when its two bare rounds differ by more than ${STEADY_DRIFT * 100}%`;
 
 /** What a round {@link pairedRound} returned says of its bracket, for the benches' verbose lines. */
 export const bracketOf = ({ drift, brackets }) =>
@@ -102,7 +136,9 @@ const driftOf = (a, b) => Math.max(Math.abs(a.cpu - b.cpu) / Math.min(a.cpu, b.c
 
 /**
  * One paired round of an HTTP bench: `measure(route)` (resolving `{ rate, cpu }`) of `base`, `mine`
- * and `base` again, one right after the other. On these virtual machines a route's CPU per request
+ * and `base` again, one right after the other, after one uncounted round of each: a server process
+ * that idled while the others were measured has had compiled code thrown away by V8's garbage
+ * collector, and pays to compile it again in its first round (bench/METHOD.md, "Idle processes"). On these virtual machines a route's CPU per request
  * can double for seconds at a time and come back (bench/METHOD.md, "Bracketed rounds"): when the
  * two base rounds differ by more than STEADY_DRIFT, the machine changed during the bracket, and the
  * bracket is measured again (at most BRACKET_TRIES times in all; the steadiest is kept). The round
@@ -112,6 +148,8 @@ const driftOf = (a, b) => Math.max(Math.abs(a.cpu - b.cpu) / Math.min(a.cpu, b.c
  * @returns {Promise<{ mine: { rate: number, cpu: number }, base: { rate: number, cpu: number }, drift: number, brackets: number }>}
  */
 export async function pairedRound(series, { mine, base }, measure) {
+  await measure(mine);
+  await measure(base);
   let kept;
   let brackets = 0;
   while (brackets < BRACKET_TRIES) {
