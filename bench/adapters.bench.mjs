@@ -19,9 +19,10 @@
  * when and how V8 compiled them) than the library costs. For the same reason each app runs in
  * REPLICAS processes (BENCH_ADAPTERS_REPLICAS, default 3) and the rounds take them in turn. A
  * bracket whose two bare rounds disagree is measured again, each bracket follows one uncounted
- * round of both routes (measure.mjs `pairedRound`), and the pairs' order rotates each round. Each row's ratio is the median over the rounds of its round
- * divided by the mean of its bracket's (requests/s: contender / bare; CPU: bare / contender), and
- * the rate column shows the interquartile range of those paired ratios.
+ * round of both routes (measure.mjs `pairedRound`), and the pairs' order rotates each round. Each
+ * row's ratio is the median over the rounds of its round divided by the mean of its bracket's
+ * (requests/s: contender / bare; CPU: bare / contender), and the rate column shows the
+ * interquartile range of those paired ratios.
  * Two rows per adapter are there to read the others by: the bare answer behind a middleware that
  * only goes on (what the framework charges for any middleware, drops auth or not), and the bare
  * route of the app on PGlite against an app without drops auth (each its own process: what loading

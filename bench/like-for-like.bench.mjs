@@ -15,9 +15,9 @@
  * measured again (measure.mjs `pairedRound`). Every route is first loaded until its CPU per
  * request settles (measure.mjs `warmUp`: the reference server, the larger program, takes longer),
  * and each bracket follows one uncounted round of both routes (a process that idled has had code
- * thrown away). Each row's ratio is the median of the rounds' paired
- * ratios (requests/s: reference / bare; CPU per request: bare / reference), and the rate column
- * shows their interquartile range.
+ * thrown away). Each row's ratio is the median of the rounds' paired ratios (requests/s:
+ * reference / bare; CPU per request: bare / reference), and the rate column shows their
+ * interquartile range.
  * Every answer is checked against the server's own first answer (status and exact body).
  *
  * Needs wrk and PostgreSQL (BENCH_POSTGRES_URL, see scratch-database.mjs). BENCH_LIKE_SECONDS
@@ -103,8 +103,8 @@ export async function run() {
     for (const row of rows)
       for (const { mine, base } of row.of)
         for (const r of [mine, base]) {
-          const { rounds, cpu } = await warmUp(r, (route) => measure(route, 1));
-          log(`warm-up: ${r.server.label}, ${row.name}: ${rounds} s, settled at ${cpu.toFixed(1)} µs CPU/request`);
+          const { rounds, cpu } = await warmUp(r, measure);
+          log(`warm-up: ${r.server.label}, ${row.name}: ${rounds} rounds, settled at ${cpu.toFixed(1)} µs CPU/request`);
         }
 
     for (let round = 0; round < ROUNDS; round++) {

@@ -79,17 +79,20 @@ const WARMING_GAIN = 0.05;
 const WARM_AFTER = 3;
 /** Warm-up rounds at most for one route. */
 const WARMUP_MAX_ROUNDS = 20;
+/** The length of one warm-up round, in whole seconds (wrk's `-d`). */
+const WARMUP_ROUND_SECONDS = 1;
 
 /** The rule of {@link warmUp}, for the benches' table notes. */
-export const WARMUP_RULE = `each route first loaded in rounds of 1 s until its CPU per request stopped falling (${WARM_AFTER} rounds in a row not ${WARMING_GAIN * 100}% under its last low; at most ${WARMUP_MAX_ROUNDS})`;
+export const WARMUP_RULE = `each route first loaded in rounds of ${WARMUP_ROUND_SECONDS} s until its CPU per request stopped falling (${WARM_AFTER} rounds in a row not ${WARMING_GAIN * 100}% under its last low; at most ${WARMUP_MAX_ROUNDS})`;
 
 /**
  * Loads a route before any of its rounds count, until its CPU per request stops falling:
- * `measure(route)` (resolving `{ rate, cpu }`, one round of 1 s) until WARM_AFTER rounds in a row
- * fail to come WARMING_GAIN under the last low, at most WARMUP_MAX_ROUNDS. A server's code is
- * compiled while it serves: the reference server took 12–18 s of load to settle, a bare Express
- * route 4 (bench/METHOD.md, "Warm until settled"). A fixed warm-up then measures the larger
- * program earlier on its curve. A machine that slows for a round only counts as settled.
+ * `measure(route, seconds)` (resolving `{ rate, cpu }`) in rounds of WARMUP_ROUND_SECONDS until
+ * WARM_AFTER rounds in a row fail to come WARMING_GAIN under the last low, at most
+ * WARMUP_MAX_ROUNDS. A server's code is compiled while it serves: the reference server took 12–18 s
+ * of load to settle, a bare Express route 4 (bench/METHOD.md, "Idle processes"), so a fixed
+ * warm-up measures the larger program earlier on its curve. A machine that slows for a round only
+ * counts as settled.
  * @returns {Promise<{ rounds: number, cpu: number }>} the rounds it took and the last low
  */
 export async function warmUp(route, measure) {
@@ -98,7 +101,7 @@ export async function warmUp(route, measure) {
   let rounds = 0;
   while (flat < WARM_AFTER && rounds < WARMUP_MAX_ROUNDS) {
     rounds++;
-    const { cpu } = await measure(route);
+    const { cpu } = await measure(route, WARMUP_ROUND_SECONDS);
     if (cpu < low * (1 - WARMING_GAIN)) {
       low = cpu;
       flat = 0;
@@ -138,13 +141,14 @@ const driftOf = (a, b) => Math.max(Math.abs(a.cpu - b.cpu) / Math.min(a.cpu, b.c
  * One paired round of an HTTP bench: `measure(route)` (resolving `{ rate, cpu }`) of `base`, `mine`
  * and `base` again, one right after the other, after one uncounted round of each: a server process
  * that idled while the others were measured has had compiled code thrown away by V8's garbage
- * collector, and pays to compile it again in its first round (bench/METHOD.md, "Idle processes"). On these virtual machines a route's CPU per request
- * can double for seconds at a time and come back (bench/METHOD.md, "Bracketed rounds"): when the
- * two base rounds differ by more than STEADY_DRIFT, the machine changed during the bracket, and the
- * bracket is measured again (at most BRACKET_TRIES times in all; the steadiest is kept). The round
- * keeps mine against the mean of its two base rounds, in `series` (see {@link pairedSeries}):
- * requests/s mine / base, CPU per request base / mine. The check can only discard a bracket whose
- * base moved, never one because mine was slow.
+ * collector, and pays to compile it again in its first round (bench/METHOD.md, "Idle processes").
+ * On these virtual machines a route's CPU per request can double for seconds at a time and come
+ * back (bench/METHOD.md, "Bracketed rounds"): when the two base rounds differ by more than
+ * STEADY_DRIFT, the machine changed during the bracket, and the bracket is measured again (at most
+ * BRACKET_TRIES times in all; the steadiest is kept). The round keeps mine against the mean of its
+ * two base rounds, in `series` (see {@link pairedSeries}): requests/s mine / base, CPU per request
+ * base / mine. The check can only discard a bracket whose base moved, never one because mine was
+ * slow.
  * @returns {Promise<{ mine: { rate: number, cpu: number }, base: { rate: number, cpu: number }, drift: number, brackets: number }>}
  */
 export async function pairedRound(series, { mine, base }, measure) {
