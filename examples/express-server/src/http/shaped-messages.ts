@@ -1,7 +1,24 @@
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { prepareTimingSlot } from '../request-context.js';
 import { prepareRouteSlots } from '../route-pattern.js';
+
+/**
+ * The key under which Express's router keeps the route pattern a request matched (router 2.3's
+ * `lib/symbols.js`; it sets it on every routed request). It is a private symbol of the router copy
+ * Express loads, so it is read from there; `undefined` if a router lays its files out otherwise
+ * (the shaped-messages test then names the property left undeclared).
+ */
+const ROUTER_MATCHED_ROUTE = ((): symbol | undefined => {
+  try {
+    const fromExpress = createRequire(createRequire(import.meta.url).resolve('express'));
+    const { matchedRoute } = fromExpress('router/lib/symbols.js') as { matchedRoute?: unknown };
+    return typeof matchedRoute === 'symbol' ? matchedRoute : undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 /**
  * Node's request class with every property that this app, and Express on the way, sets on a
@@ -25,6 +42,10 @@ export class AppRequest extends IncomingMessage {
     self['params'] = undefined;
     self['_parsedUrl'] = undefined;
     (this as unknown as Record<symbol, unknown>)[Symbol.for('router.tracing.publishedErrors')] = undefined;
+    if (ROUTER_MATCHED_ROUTE !== undefined) (this as unknown as Record<symbol, unknown>)[ROUTER_MATCHED_ROUTE] = undefined;
+    // Node's count of listeners, which a request inherits (0) until its first listener: Node
+    // itself adds one on every request (when the response ends).
+    self['_eventsCount'] = 0;
     // Set by this app: the request id, the principal (drops-auth), the route that answered.
     self['id'] = undefined;
     self['auth'] = undefined;
