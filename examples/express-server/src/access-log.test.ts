@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createAccessLog } from './access-log.js';
+import fc from 'fast-check';
+import { createAccessLog, millisecondsJson } from './access-log.js';
 import { createLogger } from './logger.js';
 
 /** A request and response as the access log reads them. */
@@ -126,6 +127,16 @@ describe('createAccessLog', () => {
       url: '/d/x?k=1',
       headers: { 'user-agent': 'cli/1.0', 'x-forwarded-for': '10.0.0.1' },
     });
+  });
+
+  it('writes a duration as the rounded number prints', () => {
+    const printed = (ms: number): string => String(Math.round(ms * 1000) / 1000);
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ min: 0, max: 1e7 }), fc.double()), (ms) => {
+        expect(millisecondsJson(ms)).toBe(printed(ms));
+      }),
+    );
+    for (const ms of [0, 0.0004, 0.0005, 1, 1.5, 2.999, 1.23456, 2 ** 31 / 1000, 1e9, -1]) expect(millisecondsJson(ms)).toBe(printed(ms));
   });
 
   it('is off above info', () => {
