@@ -43,6 +43,7 @@
  * packages are installed with npm (packed-install.mjs), so the same servers run as a user installs them.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { pgliteFolder } from './pglite-folder.mjs';
 
 const BODY = { accountId: 'acct_bench', credential: 'api_key', keyId: 'f'.repeat(64) };
@@ -101,6 +102,12 @@ async function bareExpress() {
 }
 
 /**
+ * The router's private key for a request's matched route (as examples/express-server/src/http/shaped-messages.ts
+ * reads it), looked up when the first shaped server starts: a project without Express runs the other kinds.
+ */
+let ROUTER_MATCHED_ROUTE;
+
+/**
  * Express replaces each request's and response's prototype with the app's own, and on that kind
  * of object V8 adds a property slowly (bench/METHOD.md). These classes declare what Express and
  * its router set on every request, so that each is a plain store: the like-for-like baseline for
@@ -115,7 +122,10 @@ class ShapedRequest extends IncomingMessage {
     this.originalUrl = undefined;
     this.params = undefined;
     this._parsedUrl = undefined;
+    this.route = undefined;
     this[Symbol.for('router.tracing.publishedErrors')] = undefined;
+    if (ROUTER_MATCHED_ROUTE !== undefined) this[ROUTER_MATCHED_ROUTE] = undefined;
+    this._eventsCount = 0;
   }
 }
 
@@ -129,6 +139,7 @@ class ShapedResponse extends ServerResponse {
 }
 
 async function shapedExpress() {
+  ROUTER_MATCHED_ROUTE = createRequire(createRequire(import.meta.url).resolve('express'))('router/lib/symbols.js').matchedRoute;
   return (await expressServer([], () => BODY, { IncomingMessage: ShapedRequest, ServerResponse: ShapedResponse })).server;
 }
 
