@@ -161,7 +161,8 @@ export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
 /**
  * The trigger function that announces a key still (or newly) active, payload
  * `<revision><marker><key id>` with the marker its trigger's argument (migration 9): `~` for an
- * active key whose expiry got shorter (a roll: still a member, but cached copies are stale), `+`
+ * active key whose expiry changed (a roll, or plain SQL; migration 14: still a member, but cached
+ * copies are stale), `+`
  * for a key that becomes active by an UPDATE (migration 11: an id or account change, a revocation
  * undone; an INSERT is announced by {@link ANNOUNCE_MINTED_FUNCTION}). @internal
  */
@@ -842,6 +843,25 @@ export const keyStoreMigrations: readonly Migration[] = Object.freeze([
         return null;
       end
       $fn$;
+    `,
+  },
+  {
+    version: 14,
+    name: 'announce every change of an active key expiry',
+    // Migration 9 announced an active key's expiry only when it got shorter (a roll): an expiry
+    // lengthened or cleared in plain SQL (an operator giving an expired key another hour) left
+    // every running instance refusing the key from the copy it held, while an instance started
+    // afterwards accepted it. Any change of expires_at on a key active before and after is now
+    // announced `<revision>:~<id>`, so every instance drops its copy and reads the new expiry.
+    // Expand only: instances of every version already apply the marker.
+    sql: `
+      drop trigger ${KEYS_TABLE}_expiry_shortened on ${KEYS_TABLE};
+      create trigger ${KEYS_TABLE}_expiry_changed
+        before update of expires_at on ${KEYS_TABLE}
+        for each row
+        when (old.revoked_at is null and new.revoked_at is null and new.id = old.id and new.account_id = old.account_id
+          and new.expires_at is distinct from old.expires_at)
+        execute function ${ANNOUNCE_KEY_FUNCTION}(${sqlMarker('key_changed')});
     `,
   },
 ]);

@@ -86,6 +86,18 @@ describe('the membership of active ids on PGlite', () => {
     await peer.close();
   });
 
+  it('accepts an expired key at once when plain SQL gives it another hour', async () => {
+    const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    const key = sampleKeyRecord({ accountId: 'acct_lengthened', expiresAt });
+    await store.create(key);
+    expect(await cachedOn(store, key.id)).toEqual({ id: key.id, accountId: 'acct_lengthened', expiresAt });
+    const { rows } = await db.query<{ expires_at: Date }>(
+      `update ${KEYS_TABLE} set expires_at = date_trunc('second', now()) + interval '1 hour' where id = $1 returning expires_at`,
+      [key.id],
+    );
+    expect(await store.findActive(key.id)).toEqual({ id: key.id, accountId: 'acct_lengthened', expiresAt: rows[0]!.expires_at });
+  });
+
   it('follows a TRUNCATE and a bulk change (more keys than are announced one by one)', async () => {
     const kept = sampleKeyRecord({ accountId: 'acct_truncated' });
     await store.create(kept);

@@ -1,7 +1,8 @@
 // Issue 24, item 3: a revocation made in plain SQL (an UPDATE of revoked_at, for one key or a whole
 // account; a DELETE of the row) is announced by a trigger, so an instance that cached the key drops
 // it as for drops_auth_revoke_key. Before migration 5, only the function announced: an instance
-// went on accepting a key revoked by a plain UPDATE for as long as it kept it in memory.
+// went on accepting a key revoked by a plain UPDATE for as long as it kept it in memory. A change
+// of an active key's expiry is announced too, whichever way it goes (migration 14).
 import { sampleKeyRecord } from '@drops/auth/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import { KEY_EVENTS_TABLE, KEYS_TABLE, REVISION_TABLE } from './key-store-migrations.js';
@@ -128,6 +129,48 @@ describe('a revocation in plain SQL reaches every caching instance', () => {
     });
     expect(plan).toContain(`${KEY_EVENTS_TABLE}_revoked_by_key`);
     expect(plan).not.toContain('Seq Scan');
+  });
+
+  describe('and so does a change of an active key expiry, lengthened as well as shortened', () => {
+    /** A key of `accountId` that expired a minute ago, held in memory by both instances. */
+    async function expiredKey(accountId: string): Promise<string> {
+      const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+      const key = sampleKeyRecord({ accountId, expiresAt });
+      await stores.a.create(key);
+      for (const s of [stores.a, stores.b]) expect(await cachedOn(s, key.id)).toEqual({ id: key.id, accountId, expiresAt });
+      return key.id;
+    }
+
+    async function answeredEverywhere(id: string, expected: { accountId: string; expiresAt: Date | null }): Promise<void> {
+      await untilNoInstanceIsBehind();
+      for (const s of [stores.a, stores.b]) expect(await s.findActive(id)).toEqual({ id, ...expected });
+    }
+
+    // Before migration 14 only a shorter expiry was announced: both instances kept refusing the
+    // key from the copy they held, while an instance started afterwards accepted it.
+    it('an expired key given another hour is accepted by every instance', async () => {
+      const id = await expiredKey('acct_plain_lengthened');
+      const { rows } = await stores.sql.query<{ expires_at: Date }>(
+        `update ${KEYS_TABLE} set expires_at = date_trunc('second', now()) + interval '1 hour' where id = $1 returning expires_at`,
+        [id],
+      );
+      await answeredEverywhere(id, { accountId: 'acct_plain_lengthened', expiresAt: rows[0]!.expires_at });
+    });
+
+    it('an expired key whose expiry is cleared is accepted by every instance, with none', async () => {
+      const id = await expiredKey('acct_plain_cleared');
+      await stores.sql.query(`update ${KEYS_TABLE} set expires_at = null where id = $1`, [id]);
+      await answeredEverywhere(id, { accountId: 'acct_plain_cleared', expiresAt: null });
+    });
+
+    it('a key given an expiry it did not have is held to it by every instance', async () => {
+      const [id] = await cachedKeys('acct_plain_shortened', 1);
+      const { rows } = await stores.sql.query<{ expires_at: Date }>(
+        `update ${KEYS_TABLE} set expires_at = date_trunc('second', now()) - interval '1 minute' where id = $1 returning expires_at`,
+        [id],
+      );
+      await answeredEverywhere(id!, { accountId: 'acct_plain_shortened', expiresAt: rows[0]!.expires_at });
+    });
   });
 
   // Last: it empties the table.

@@ -11,7 +11,7 @@ export type KeyChange =
   | { readonly kind: 'key_gone'; readonly id: string }
   /** A key became active (minted, or a revocation undone). */
   | { readonly kind: 'key_minted'; readonly id: string }
-  /** An active key changed and stays active (its expiry got shorter): cached copies are stale. */
+  /** An active key changed and stays active (its expiry changed): cached copies are stale. */
   | { readonly kind: 'key_changed'; readonly id: string }
   /** The key table was truncated: every key went. */
   | { readonly kind: 'keys_truncated' }
