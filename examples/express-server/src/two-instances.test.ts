@@ -85,6 +85,32 @@ describe('two instances on one PostgreSQL database', () => {
     for (const k of keys) expect((await b.fetch('/whoami', { headers: bearer(k.apiKey) })).status).toBe(401);
   });
 
+  it('follows an expiry changed in plain SQL on both instances, ended as well as given back', async () => {
+    const { a, b } = instances();
+    const { apiKey, id } = await a.mintKey('extended-account');
+    const status = async () => [
+      (await a.fetch('/whoami', { headers: bearer(apiKey) })).status,
+      (await b.fetch('/whoami', { headers: bearer(apiKey) })).status,
+    ];
+    expect(await status()).toEqual([200, 200]); // both hold it in memory
+    const sql = a.running.db;
+    /** An operator's UPDATE, then the wait docs/revocation.md gives for one: no instance behind. */
+    const setExpiry = async (expiresAt: string) => {
+      await sql.query(`update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
+      for (;;) {
+        const { rows } = await sql.query<{ pending: number }>(
+          'select drops_auth_revocation_pending(revision) as pending from drops_auth_revision',
+        );
+        if (rows[0]?.pending === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    await setExpiry("now() - interval '1 minute'");
+    expect(await status()).toEqual([401, 401]);
+    await setExpiry("now() + interval '1 hour'");
+    expect(await status()).toEqual([200, 200]);
+  });
+
   it('shares drops, names and vanity names between instances', async () => {
     const { a, b, idp } = instances();
     const key = bearer((await a.mintKey('deployer')).apiKey);
