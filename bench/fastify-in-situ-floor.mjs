@@ -22,28 +22,20 @@ import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { splitCores } from './cpu-affinity.mjs';
+import { memoryStoreWithKeys } from './memory-store-keys.mjs';
 import { processCpuMs } from './process-cpu-time.mjs';
 
 const ROUTES = ['/public', '/passed', '/floor', '/whoami'];
 
 /** The server: started by the driver below as a child (`serve`), reports `{ url, apiKey }` over IPC. */
 async function serve() {
-  const { createAuthenticator, generateApiKey, MemoryKeyStore } = await import('@drops/auth');
+  const { createAuthenticator } = await import('@drops/auth');
   const { dropsAuth } = await import('@drops/auth-fastify');
   const { default: Fastify } = await import('fastify');
-  const store = new MemoryKeyStore();
-  const key = generateApiKey();
-  await store.create({
-    id: key.id,
-    accountId: 'acct_bench',
-    prefix: key.prefix,
-    name: null,
-    createdAt: new Date(),
-    provenance: null,
-    expiresAt: null,
-  });
+  const { store, secrets, ids } = await memoryStoreWithKeys(1);
+  const [[secret], [id]] = [secrets, ids];
   const drops = dropsAuth({ authenticator: createAuthenticator({ keyStore: store }) });
-  const principals = new Map([[key.id, { accountId: 'acct_bench', credential: 'api_key', keyId: key.id }]]);
+  const principals = new Map([[id, { accountId: 'acct_0', credential: 'api_key', keyId: id }]]);
   const body = (principal) => ({ accountId: principal.accountId, credential: 'api_key', keyId: principal.keyId });
   const answer = (request, reply) => reply.header('cache-control', 'no-store').send(body(request.auth));
   const floor = (request, reply, done) => {
@@ -55,14 +47,14 @@ async function serve() {
   const app = Fastify();
   app.decorateRequest('auth', null);
   app.setErrorHandler(drops.errorHandler);
-  app.get('/public', (_request, reply) => reply.header('cache-control', 'no-store').send(body(principals.get(key.id))));
+  app.get('/public', (_request, reply) => reply.header('cache-control', 'no-store').send(body(principals.get(id))));
   app.get('/passed', { onRequest: (_request, _reply, done) => done() }, (_request, reply) =>
-    reply.header('cache-control', 'no-store').send(body(principals.get(key.id))),
+    reply.header('cache-control', 'no-store').send(body(principals.get(id))),
   );
   app.get('/floor', { onRequest: floor }, answer);
   app.get('/whoami', { onRequest: drops.requireAuth() }, answer);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send({ url: `http://127.0.0.1:${app.server.address().port}`, apiKey: key.secret });
+  process.send({ url: `http://127.0.0.1:${app.server.address().port}`, apiKey: secret });
 }
 
 async function drive() {
