@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { bearer, useTestServer, type TestServer } from './testing/test-server.js';
 import { useTwoInstances } from './testing/two-instances.js';
+import { untilAcknowledged } from './testing/until-acknowledged.js';
 
 /** What a client sees of an answer: status, challenge and body bytes. */
 async function seen(response: Response): Promise<{ status: number; challenge: string | null; body: string }> {
@@ -111,12 +112,7 @@ describe('DELETE /sessions: signing out everywhere, on two instances on one Post
         await client.query(sql, params);
         const { rows } = await client.query<{ revision: string }>('select drops_auth_taken_revision()::text as revision');
         await client.query('commit');
-        // What an operator waits for (docs/revocation.md): no instance left that may answer from before.
-        for (;;) {
-          const pending = await client.query<{ n: number }>('select drops_auth_revocation_pending($1) as n', [rows[0]!.revision]);
-          if (pending.rows[0]!.n === 0) return;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await untilAcknowledged(client, rows[0]!.revision);
       };
       await cutOff('insert into drops_auth_session_cutoffs (account_id, tokens_valid_after) values ($1, now())', [accounts[0]]);
       for (const server of [a, b]) expect(await whoami(server, tokens[0]!)).toEqual(await junk(server));

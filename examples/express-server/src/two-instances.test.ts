@@ -4,6 +4,7 @@ import { generateApiKey } from '@drops/auth';
 import pg from 'pg';
 import { bearer } from './testing/test-server.js';
 import { useTwoInstances } from './testing/two-instances.js';
+import { untilAcknowledged } from './testing/until-acknowledged.js';
 
 /**
  * Reads of the key table (index and sequential scans, every backend's) of the database at `url`,
@@ -94,16 +95,11 @@ describe('two instances on one PostgreSQL database', () => {
     ];
     expect(await status()).toEqual([200, 200]); // both hold it in memory
     const sql = a.running.db;
-    /** An operator's UPDATE, then the wait docs/revocation.md gives for one: no instance behind. */
+    /** An operator's UPDATE, then the wait docs/revocation.md gives for one. */
     const setExpiry = async (expiresAt: string) => {
       await sql.query(`update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
-      for (;;) {
-        const { rows } = await sql.query<{ pending: number }>(
-          'select drops_auth_revocation_pending(revision) as pending from drops_auth_revision',
-        );
-        if (rows[0]?.pending === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const { rows } = await sql.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+      await untilAcknowledged(sql, rows[0]!.revision);
     };
     await setExpiry("now() - interval '1 minute'");
     expect(await status()).toEqual([401, 401]);
