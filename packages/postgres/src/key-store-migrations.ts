@@ -162,9 +162,9 @@ export const ANNOUNCE_REVOCATION_FUNCTION = 'drops_auth_announce_revocation';
  * The trigger function that announces a key still (or newly) active, payload
  * `<revision><marker><key id>` with the marker its trigger's argument (migration 9): `~` for an
  * active key whose expiry changed (a roll, or plain SQL; migration 14: still a member, but cached
- * copies are stale), `+`
- * for a key that becomes active by an UPDATE (migration 11: an id or account change, a revocation
- * undone; an INSERT is announced by {@link ANNOUNCE_MINTED_FUNCTION}). @internal
+ * copies are stale), `+` for a key that becomes active by an UPDATE (migration 11: an id or
+ * account change, a revocation undone; an INSERT is announced by {@link ANNOUNCE_MINTED_FUNCTION}).
+ * @internal
  */
 export const ANNOUNCE_KEY_FUNCTION = 'drops_auth_announce_key';
 /**
