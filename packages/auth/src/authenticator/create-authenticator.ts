@@ -352,7 +352,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     request: (() => RequestInfo) | undefined,
   ): Answer {
     const plainKey = typeof value === 'string' ? plainApiKeyOf(value) : undefined;
-    if (plainKey !== undefined && accept.includes('api_key')) return checkApiKey(plainKey, request);
+    if (plainKey !== undefined && (accept === ALL_CREDENTIAL_TYPES || accept.includes('api_key'))) return checkApiKey(plainKey, request);
     return answerOf(parseBearer(value), accept, required, request);
   }
 
