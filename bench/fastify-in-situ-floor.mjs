@@ -17,13 +17,14 @@
  *
  *   pnpm build && node bench/fastify-in-situ-floor.mjs
  */
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { splitCores } from './cpu-affinity.mjs';
+import { quantile } from './measure.mjs';
 import { memoryStoreWithKeys } from './memory-store-keys.mjs';
-import { processCpuMs } from './process-cpu-time.mjs';
+import { measureWithWrk } from './wrk.mjs';
 
 const ROUTES = ['/public', '/passed', '/floor', '/whoami'];
 
@@ -63,26 +64,22 @@ async function drive() {
   try {
     const [{ url, apiKey }] = await once(child, 'message');
     cores.pinServer(child.pid);
-    const authorization = `authorization: Bearer ${apiKey}`;
+    const authorization = `Bearer ${apiKey}`;
     const expected = await (await fetch(`${url}/public`)).text();
     for (const route of ROUTES) {
-      const res = await fetch(url + route, { headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(url + route, { headers: { authorization } });
       const text = await res.text();
       if (res.status !== 200 || text !== expected) throw new Error(`${route} answered ${res.status} ${text}`);
     }
-    const round = (route, seconds) => {
-      const before = processCpuMs(child.pid);
-      const out = execFileSync('wrk', ['-t1', '-c32', `-d${seconds}s`, '-H', authorization, url + route], { encoding: 'utf8' }); // on the driver's core (splitCores)
-      const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
-      if (!(requests > 0) || /Non-2xx/.test(out)) throw new Error(`${route}: ${out}`);
-      return ((processCpuMs(child.pid) - before) * 1000) / requests;
-    };
-    for (const route of ROUTES) round(route, 5);
+    // wrk runs on the driver's core (splitCores), and every answer must be `expected`.
+    const round = async (route, seconds) =>
+      (await measureWithWrk(child.pid, route, { url: url + route, connections: 32, seconds, authorization, expectBody: expected })).cpu;
+    for (const route of ROUTES) await round(route, 5);
     const perRoute = Object.fromEntries(ROUTES.map((route) => [route, []]));
     const cycles = Number(process.env.CYCLES ?? 10);
     for (let i = 0; i < cycles; i++)
-      for (const route of i % 2 === 0 ? ROUTES : [...ROUTES].reverse()) perRoute[route].push(round(route, 2));
-    const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+      for (const route of i % 2 === 0 ? ROUTES : [...ROUTES].reverse()) perRoute[route].push(await round(route, 2));
+    const median = (values) => quantile(values, 0.5);
     const bare = median(perRoute['/public']);
     for (const route of ROUTES) {
       const us = median(perRoute[route]);
