@@ -138,6 +138,14 @@ export function parseAccept(accept: readonly CredentialType[] | undefined): read
   return Object.freeze([...accept]);
 }
 
+/**
+ * Whether a route's `accept` list takes `type`. The default list (every route that names none,
+ * and every adapter's) answers by identity, with no search: this runs on every request.
+ */
+function accepts(accept: readonly CredentialType[], type: CredentialType): boolean {
+  return accept === ALL_CREDENTIAL_TYPES || accept.includes(type);
+}
+
 function keyStoreUnavailable(cause: unknown): UnavailableError {
   return cause instanceof UnavailableError ? cause : new UnavailableError('key_store', { cause });
 }
@@ -352,7 +360,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     request: (() => RequestInfo) | undefined,
   ): Answer {
     const plainKey = typeof value === 'string' ? plainApiKeyOf(value) : undefined;
-    if (plainKey !== undefined && (accept === ALL_CREDENTIAL_TYPES || accept.includes('api_key'))) return checkApiKey(plainKey, request);
+    if (plainKey !== undefined && accepts(accept, 'api_key')) return checkApiKey(plainKey, request);
     return answerOf(parseBearer(value), accept, required, request);
   }
 
@@ -368,9 +376,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       case 'malformed':
         return refuse('malformed');
       case 'api_key':
-        return accept.includes('api_key') ? checkApiKey(credential.value, request) : refuseKey(credential.value, 'wrong_credential_type');
+        return accepts(accept, 'api_key') ? checkApiKey(credential.value, request) : refuseKey(credential.value, 'wrong_credential_type');
       case 'id_token':
-        return accept.includes('id_token') ? checkIdToken(credential.value) : refuseToken(credential.value, 'wrong_credential_type');
+        return accepts(accept, 'id_token') ? checkIdToken(credential.value) : refuseToken(credential.value, 'wrong_credential_type');
     }
   }
 
