@@ -1,10 +1,12 @@
 import { LocalIdentityProvider } from '@drops/auth/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgBouncer, type PgBouncer } from '../../../bench/pgbouncer.mjs';
 import { killChildServers, spawnMain, startChildServer, type ChildServer } from './testing/child-server.js';
 import { startNotificationDroppingProxy, type NotificationDroppingProxy } from './testing/notification-dropping-proxy.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { bearer } from './testing/test-server.js';
+import { untilAcknowledged } from './testing/until-acknowledged.js';
 
 /** Resolves once `check()` holds, asking every 50 ms; throws naming `what` after `ms`. */
 async function within(ms: number, check: () => Promise<boolean>, what: string): Promise<void> {
@@ -106,6 +108,31 @@ describe('DATABASE_URL through PgBouncer in transaction mode', () => {
     expect(unexpected).toEqual([]);
     expect(rounds).toBeGreaterThanOrEqual(8); // every worker went round at least once
   }, 60_000);
+
+  it('an expiry an operator changes in plain SQL through the pooler holds on both instances, ended as well as given back', async () => {
+    const { apiKey, id } = await mint(a, 'pooled-expiry');
+    const both = async (): Promise<number[]> => [
+      await status(a, '/whoami', { headers: bearer(apiKey) }),
+      await status(b, '/whoami', { headers: bearer(apiKey) }),
+    ];
+    expect(await both()).toEqual([200, 200]); // both hold it in memory
+    const operator = new pg.Client({ connectionString: bouncer.through(db.url) });
+    await operator.connect();
+    try {
+      // Each statement on its own, as a transaction pooler hands them out; then the wait docs/revocation.md gives.
+      const setExpiry = async (expiresAt: string): Promise<void> => {
+        await operator.query(`update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
+        const { rows } = await operator.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
+        await untilAcknowledged(operator, rows[0]!.revision);
+      };
+      await setExpiry("now() - interval '1 minute'");
+      expect(await both()).toEqual([401, 401]);
+      await setExpiry("now() + interval '1 hour'");
+      expect(await both()).toEqual([200, 200]);
+    } finally {
+      await operator.end();
+    }
+  }, 30_000);
 
   it('an instance that stops hearing announcements gives up its lease (503s, never a stale answer), lets mints and revokes on others answer, and serves again once it hears', async () => {
     const deafened = await startChildServer(env(proxy.through(db.url)));
