@@ -29,6 +29,12 @@ const ecData = Buffer.from('[{"token":"hp_x","type":"t"}]');
 const ecSignature = sign('sha256', ecData, { key: ec.privateKey, dsaEncoding: 'ieee-p1363' });
 
 type FromBase64 = (text: string, options: { alphabet: 'base64url' }) => Uint8Array;
+type SetFromBase64 = (this: Uint8Array, text: string, options: { alphabet: 'base64url' }) => { read: number; written: number };
+/** ES2026's base64 methods, on `Uint8Array` and its prototype: a runtime has both or neither. */
+interface Base64Methods {
+  readonly fromBase64: FromBase64;
+  readonly setFromBase64: SetFromBase64;
+}
 
 /** `Uint8Array.fromBase64` for this test where Node lacks it (before Node 25): its answers on base64url input. */
 const fromBase64OnBuffer: FromBase64 = (text) => {
@@ -36,25 +42,55 @@ const fromBase64OnBuffer: FromBase64 = (text) => {
   return new Uint8Array(Buffer.from(text, 'base64url'));
 };
 
-/** The web module loaded afresh with `Uint8Array.fromBase64` set to `fromBase64` (or absent): it looks once, at load. */
-async function webCryptoWith(fromBase64: FromBase64 | undefined): Promise<typeof webCrypto> {
-  const own = Object.getOwnPropertyDescriptor(Uint8Array, 'fromBase64');
-  if (fromBase64 === undefined) Reflect.deleteProperty(Uint8Array, 'fromBase64');
-  else Object.defineProperty(Uint8Array, 'fromBase64', { value: fromBase64, configurable: true, writable: true });
+/**
+ * `Uint8Array.prototype.setFromBase64` likewise: decodes into the array, and where the bytes do
+ * not all fit, as many whole 4-character chunks as do, saying how much it read and wrote.
+ */
+const setFromBase64OnBuffer: SetFromBase64 = function (this: Uint8Array, text, options) {
+  const bytes = fromBase64OnBuffer(text, options);
+  if (bytes.length <= this.length) {
+    this.set(bytes);
+    return { read: text.length, written: bytes.length };
+  }
+  const chunks = Math.floor(this.length / 3);
+  this.set(bytes.subarray(0, chunks * 3));
+  return { read: chunks * 4, written: chunks * 3 };
+};
+
+/** The web module loaded afresh with the base64 methods set to `base64` (or absent): it looks once, at load. */
+async function webCryptoWith(base64: Base64Methods | undefined): Promise<typeof webCrypto> {
+  const places = [
+    { target: Uint8Array as object, name: 'fromBase64' as const },
+    { target: Uint8Array.prototype as object, name: 'setFromBase64' as const },
+  ].map((place) => ({ ...place, own: Object.getOwnPropertyDescriptor(place.target, place.name) }));
+  for (const { target, name } of places) {
+    if (base64 === undefined) Reflect.deleteProperty(target, name);
+    else Object.defineProperty(target, name, { value: base64[name], configurable: true, writable: true });
+  }
   try {
     vi.resetModules();
     return await import('./runtime-crypto.web.js');
   } finally {
-    if (own === undefined) Reflect.deleteProperty(Uint8Array, 'fromBase64');
-    else Object.defineProperty(Uint8Array, 'fromBase64', own);
+    for (const { target, name, own } of places) {
+      if (own === undefined) Reflect.deleteProperty(target, name);
+      else Object.defineProperty(target, name, own);
+    }
   }
 }
 
-const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
+const native = {
+  fromBase64: (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64,
+  setFromBase64: (Uint8Array.prototype as unknown as { setFromBase64?: SetFromBase64 }).setFromBase64,
+};
+const base64Methods: Base64Methods =
+  native.fromBase64 !== undefined && native.setFromBase64 !== undefined
+    ? { fromBase64: native.fromBase64, setFromBase64: native.setFromBase64 }
+    : { fromBase64: fromBase64OnBuffer, setFromBase64: setFromBase64OnBuffer };
+const webCryptoWithBase64 = await webCryptoWith(base64Methods);
 
 conformance('node:crypto', nodeCrypto satisfies RuntimeCrypto<nodeCrypto.PublicKey>);
 conformance('Web Crypto', webCrypto satisfies RuntimeCrypto<webCrypto.PublicKey>);
-conformance('Web Crypto with Uint8Array.fromBase64', await webCryptoWith(nativeFromBase64 ?? fromBase64OnBuffer));
+conformance('Web Crypto with Uint8Array.fromBase64 and setFromBase64', webCryptoWithBase64);
 conformance('Web Crypto with atob only', await webCryptoWith(undefined));
 
 function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
@@ -100,6 +136,17 @@ function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
       expect(await platform.verifyJws('RS256', key, signingInput, 'A', true)).toBe(false);
     });
 
+    it('verifies a signature over a signing input of up to the longest token and past it', async () => {
+      const key = await platform.importPublicJwk({ kty: 'RSA', n: jwk.n, e: jwk.e }, 'RS256');
+      // Filling all but a few bytes of 16 KiB, then past 16 KiB: the signature or the input alone no longer fits the scratch room.
+      for (const length of [16 * 1024 - 40, 16 * 1024 + 40]) {
+        const input = `${'e'.repeat(length - 2)}.e`;
+        const bigSignature = sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url');
+        expect(await platform.verifyJws('RS256', key, input, bigSignature, false)).toBe(true);
+        expect(await platform.verifyJws('RS256', key, input, signature, false)).toBe(false);
+      }
+    });
+
     it('verifies an ECDSA P-256 SHA-256 signature (r || s) and refuses a tampered or garbled one', async () => {
       const key = await platform.importEcdsaP256PublicKey(ecSpki);
       expect(await platform.verifyEcdsaP256Sha256(key, ecData, ecSignature)).toBe(true);
@@ -119,3 +166,30 @@ function conformance<K>(name: string, platform: RuntimeCrypto<K>): void {
     });
   });
 }
+
+describe('runtime crypto on Web Crypto, one verification pending while another starts', () => {
+  it('gives each its own bytes, even where the runtime reads its inputs only later', async () => {
+    const key = await webCryptoWithBase64.importPublicJwk({ kty: 'RSA', n: jwk.n, e: jwk.e }, 'RS256');
+    // `{"sub":"x"}` where the signature is over `{"sub":"u"}`: the same length, so the genuine
+    // token's bytes would land exactly where the forged token's were.
+    const forged = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0';
+    expect(forged).toHaveLength(signingInput.length);
+    const verify = crypto.subtle.verify.bind(crypto.subtle);
+    const late = vi.spyOn(crypto.subtle, 'verify').mockImplementation(async (...args: Parameters<SubtleCrypto['verify']>) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return verify(...args);
+    });
+    try {
+      const verdicts = await Promise.all([
+        webCryptoWithBase64.verifyJws('RS256', key, forged, signature, false),
+        webCryptoWithBase64.verifyJws('RS256', key, signingInput, signature, false),
+      ]);
+      expect(verdicts).toEqual([false, true]);
+      expect(await webCryptoWithBase64.verifyJws('RS256', key, forged, signature, false)).toBe(false);
+      expect(await webCryptoWithBase64.verifyJws('RS256', key, signingInput, signature, false)).toBe(true);
+      expect(late).toHaveBeenCalledTimes(4);
+    } finally {
+      late.mockRestore();
+    }
+  });
+});

@@ -112,6 +112,28 @@ export function importPublicJwk(jwk: PublicJwkMembers, alg: JwsAlgorithm): Promi
   return crypto.subtle.importKey('jwk', { ...jwk, ext: true }, WEB_JWS[alg].importAs as Algorithm, false, ['verify']);
 }
 
+/** ES2026's `Uint8Array.prototype.setFromBase64`, where `fromBase64` is; looked up once. */
+const setFromBase64 = (
+  Uint8Array.prototype as unknown as {
+    setFromBase64?: (this: Uint8Array, text: string, options: { readonly alphabet: 'base64url' }) => { read: number; written: number };
+  }
+).setFromBase64;
+
+/**
+ * Room for one verification's inputs: the signing input (ASCII, one byte a character) and the
+ * signature's bytes, side by side, instead of two byte arrays per token (on workerd each one is
+ * a buffer allocated on its own). A token is at most 16 KiB of characters (`MAX_TOKEN_LENGTH`).
+ */
+const SCRATCH_BYTES = 16 * 1024;
+let scratch: Uint8Array<ArrayBuffer> | undefined;
+/**
+ * Whether a verification holds the scratch buffer until its promise settles. Web Crypto copies
+ * `verify`'s inputs before it returns, but the buffer is not handed to a second verification
+ * while one is pending all the same: a runtime that read its inputs late must never check one
+ * token's signature over another's bytes.
+ */
+let scratchHeld = false;
+
 /**
  * Checks a JWS signature under `alg` over `signingInput` (the token's `<header>.<payload>`,
  * ASCII) given as base64url, with `crypto.subtle.verify`. `offload` is Node's choice and means
@@ -126,13 +148,45 @@ export function verifyJws(
   signature: string,
   _offload: boolean,
 ): boolean | Promise<boolean> {
+  const algorithm = WEB_JWS[alg].verifyAs as Algorithm;
   try {
-    return crypto.subtle
-      .verify(WEB_JWS[alg].verifyAs as Algorithm, key as CryptoKey, base64UrlDecode(signature), encoder.encode(signingInput))
-      .catch(() => false);
+    return (
+      verifyInScratch(algorithm, key as CryptoKey, signingInput, signature) ??
+      crypto.subtle.verify(algorithm, key as CryptoKey, base64UrlDecode(signature), encoder.encode(signingInput)).catch(() => false)
+    );
   } catch {
     return false;
   }
+}
+
+/**
+ * `crypto.subtle.verify` of a signature over its signing input, both written into the scratch
+ * buffer, or `undefined` when the buffer is held by a pending verification, the runtime has no
+ * `setFromBase64`, or the two do not fit in it side by side.
+ */
+function verifyInScratch(algorithm: Algorithm, key: CryptoKey, signingInput: string, signature: string): Promise<boolean> | undefined {
+  if (scratchHeld || setFromBase64 === undefined) return undefined;
+  scratch ??= new Uint8Array(SCRATCH_BYTES);
+  const input = encoder.encodeInto(signingInput, scratch);
+  if (input.read !== signingInput.length) return undefined;
+  const room = scratch.subarray(input.written);
+  const text = withoutDanglingChar(signature);
+  const decoded = setFromBase64.call(room, text, BASE64URL);
+  // Short of the whole text: the signature's bytes did not all fit after the input.
+  if (decoded.read !== text.length) return undefined;
+  const verified = crypto.subtle.verify(algorithm, key, room.subarray(0, decoded.written), scratch.subarray(0, input.written));
+  scratchHeld = true;
+  return verified.then(releaseScratch, releaseScratchInvalid);
+}
+
+function releaseScratch(valid: boolean): boolean {
+  scratchHeld = false;
+  return valid;
+}
+
+function releaseScratchInvalid(): boolean {
+  scratchHeld = false;
+  return false;
 }
 
 /**
