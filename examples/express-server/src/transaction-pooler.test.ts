@@ -6,7 +6,7 @@ import { killChildServers, spawnMain, startChildServer, type ChildServer } from 
 import { startNotificationDroppingProxy, type NotificationDroppingProxy } from './testing/notification-dropping-proxy.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { bearer } from './testing/test-server.js';
-import { untilAcknowledged } from './testing/until-acknowledged.js';
+import { changeInPlainSql } from './testing/until-acknowledged.js';
 
 /** Resolves once `check()` holds, asking every 50 ms; throws naming `what` after `ms`. */
 async function within(ms: number, check: () => Promise<boolean>, what: string): Promise<void> {
@@ -119,12 +119,8 @@ describe('DATABASE_URL through PgBouncer in transaction mode', () => {
     const operator = new pg.Client({ connectionString: bouncer.through(db.url) });
     await operator.connect();
     try {
-      // Each statement on its own, as a transaction pooler hands them out; then the wait docs/revocation.md gives.
-      const setExpiry = async (expiresAt: string): Promise<void> => {
-        await operator.query(`update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
-        const { rows } = await operator.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
-        await untilAcknowledged(operator, rows[0]!.revision);
-      };
+      const setExpiry = (expiresAt: string) =>
+        changeInPlainSql(operator, `update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
       await setExpiry("now() - interval '1 minute'");
       expect(await both()).toEqual([401, 401]);
       await setExpiry("now() + interval '1 hour'");

@@ -4,7 +4,7 @@ import { generateApiKey } from '@drops/auth';
 import pg from 'pg';
 import { bearer } from './testing/test-server.js';
 import { useTwoInstances } from './testing/two-instances.js';
-import { untilAcknowledged } from './testing/until-acknowledged.js';
+import { changeInPlainSql } from './testing/until-acknowledged.js';
 
 /**
  * Reads of the key table (index and sequential scans, every backend's) of the database at `url`,
@@ -94,13 +94,8 @@ describe('two instances on one PostgreSQL database', () => {
       (await b.fetch('/whoami', { headers: bearer(apiKey) })).status,
     ];
     expect(await status()).toEqual([200, 200]); // both hold it in memory
-    const sql = a.running.db;
-    /** An operator's UPDATE, then the wait docs/revocation.md gives for one. */
-    const setExpiry = async (expiresAt: string) => {
-      await sql.query(`update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
-      const { rows } = await sql.query<{ revision: string }>('select revision::text as revision from drops_auth_revision');
-      await untilAcknowledged(sql, rows[0]!.revision);
-    };
+    const setExpiry = (expiresAt: string) =>
+      changeInPlainSql(a.running.db, `update drops_auth_keys set expires_at = ${expiresAt} where id = $1`, [id]);
     await setExpiry("now() - interval '1 minute'");
     expect(await status()).toEqual([401, 401]);
     await setExpiry("now() + interval '1 hour'");
